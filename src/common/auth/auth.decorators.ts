@@ -1,0 +1,26 @@
+import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { BetaFeature, OrgContext, Principal, Role } from './principal';
+
+export const PUBLIC_ROUTE = 'veritrail:public';
+export const BASIC_AUTH_ALLOWED = 'veritrail:basic-auth';
+export const OPERATOR_ROUTE = 'veritrail:operator';
+export const REQUIRED_ROLE = 'veritrail:role';
+export const REQUIRED_BETA = 'veritrail:beta';
+
+/** No credential needed (health probes). */
+export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
+/** The route also accepts HTTP Basic (API key as username, or as password). */
+export const AllowBasicAuth = () => SetMetadata(BASIC_AUTH_ALLOWED, true);
+/** Operator routes: Bearer ADMIN_TOKEN instead of an API key. */
+export const OperatorOnly = () => SetMetadata(OPERATOR_ROUTE, true);
+/** Lowest role that may call the route. Default: reader for GET/HEAD, member for other methods. */
+export const RequiresRole = (role: Role) => SetMetadata(REQUIRED_ROLE, role);
+/** The org must have this beta feature enabled (checked before the body is validated). */
+export const RequiresBeta = (feature: BetaFeature) => SetMetadata(REQUIRED_BETA, feature);
+
+export const CurrentPrincipal = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): Principal => ctx.switchToHttp().getRequest().principal,
+);
+export const CurrentOrg = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): OrgContext => ctx.switchToHttp().getRequest().org,
+);

@@ -1,0 +1,65 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { timingSafeEqual } from 'node:crypto';
+import { UnauthorizedError } from '../errors/app-error';
+import { AdminTokenHolder } from './admin-token.holder';
+import { BASIC_AUTH_ALLOWED, OPERATOR_ROUTE, PUBLIC_ROUTE } from './auth.decorators';
+import { CredentialVerifier } from './auth-ports';
+import { parseAuthorization } from './credentials';
+
+/** First global guard: who is calling (401 when nobody valid). */
+@Injectable()
+export class AuthenticationGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(CredentialVerifier) private readonly verifier: CredentialVerifier,
+    @Inject(AdminTokenHolder) private readonly adminToken: AdminTokenHolder,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
+    const req = context.switchToHttp().getRequest();
+    const credential = parseAuthorization(req.headers.authorization);
+
+    if (this.reflector.getAllAndOverride<boolean>(OPERATOR_ROUTE, targets)) {
+      if (credential.scheme !== 'bearer' || !safeEqual(credential.key, this.adminToken.value)) {
+        throw new UnauthorizedError('A valid operator token is required');
+      }
+      req.operator = true;
+      return true;
+    }
+
+    const basicAllowed = this.reflector.getAllAndOverride<boolean>(BASIC_AUTH_ALLOWED, targets) ?? false;
+    const scheme = basicAllowed ? 'Bearer, Basic' : 'Bearer';
+    switch (credential.scheme) {
+      case 'none':
+        throw new UnauthorizedError('Authentication required: send Authorization: Bearer <API key>', scheme);
+      case 'invalid':
+        throw new UnauthorizedError(credential.reason, scheme);
+      case 'basic': {
+        if (!basicAllowed) throw new UnauthorizedError('This route accepts Bearer authentication only', scheme);
+        for (const candidate of credential.candidates) {
+          const principal = await this.verifier.verify(candidate);
+          if (principal) {
+            req.principal = principal;
+            return true;
+          }
+        }
+        throw new UnauthorizedError('Invalid, expired or revoked API key', scheme);
+      }
+      case 'bearer': {
+        const principal = await this.verifier.verify(credential.key);
+        if (!principal) throw new UnauthorizedError('Invalid, expired or revoked API key', scheme);
+        req.principal = principal;
+        return true;
+      }
+    }
+  }
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

@@ -1,0 +1,53 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { APP_CONFIG, AppConfig, Region } from '../config/app-config';
+import { ForbiddenError, OrganizationNotFoundError } from '../errors/app-error';
+import { OPERATOR_ROUTE, PUBLIC_ROUTE, REQUIRED_ROLE } from './auth.decorators';
+import { OrgDirectory } from './auth-ports';
+import { BetaFeature, OrgContext, Principal, Role, roleAtLeast } from './principal';
+
+/**
+ * Second global guard, for every route with an `{org}` path parameter: the org must exist in this region
+ * (404, with X-Region-Location when a peer deployment holds it), and the caller needs a role in it that is
+ * high enough for the route (403).
+ */
+@Injectable()
+export class OrganizationGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(OrgDirectory) private readonly orgs: OrgDirectory,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
+    if (this.reflector.getAllAndOverride<boolean>(OPERATOR_ROUTE, targets)) return true;
+    const req = context.switchToHttp().getRequest();
+    const orgName: string | undefined = req.params?.org;
+    if (orgName === undefined) return true;
+
+    const org = await this.orgs.findByName(orgName);
+    if (!org) throw new OrganizationNotFoundError(orgName);
+    if (org.region !== this.config.region) {
+      const peer = this.config.peerRegions[org.region as Region];
+      throw new OrganizationNotFoundError(orgName, peer ? { 'X-Region-Location': peer } : {});
+    }
+    const principal: Principal = req.principal;
+    const role = await this.orgs.roleOf(org, principal);
+    if (!role) throw new ForbiddenError();
+    const required =
+      this.reflector.getAllAndOverride<Role>(REQUIRED_ROLE, targets) ??
+      (req.method === 'GET' || req.method === 'HEAD' ? 'reader' : 'member');
+    if (!roleAtLeast(role, required)) throw new ForbiddenError();
+    const orgContext: OrgContext = {
+      id: org.id,
+      name: org.name,
+      region: org.region,
+      features: org.features as BetaFeature[],
+      role,
+    };
+    req.org = orgContext;
+    return true;
+  }
+}

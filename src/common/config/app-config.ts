@@ -1,0 +1,121 @@
+import * as path from 'node:path';
+
+export type Region = 'eu' | 'us';
+export const REGIONS: readonly Region[] = ['eu', 'us'];
+export type ProcessRole = 'api' | 'worker' | 'all';
+
+/** Typed, validated configuration. Built once at boot from the environment; a bad value stops start-up. */
+export interface AppConfig {
+  port: number;
+  databaseUrl?: string;
+  dataDir: string;
+  region: Region;
+  publicBaseUrl: string;
+  peerRegions: Partial<Record<Region, string>>;
+  adminToken?: string;
+  migrationsRun: boolean;
+  bodyLimitBytes: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  role: ProcessRole;
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+
+function parsePort(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < 0 || n > 65535) {
+    throw new ConfigError(`${name} must be a port number between 0 and 65535, got "${raw}"`);
+  }
+  return n;
+}
+
+function parseUrl(name: string, raw: string, protocols: string[]): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${url.protocol}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function parseBoolean(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+/** `PEER_REGIONS` is `us=https://us.example.com,eu=https://eu.example.com` or the same as a JSON object. */
+function parsePeerRegions(raw: string | undefined): Partial<Record<Region, string>> {
+  if (!raw) return {};
+  let pairs: [string, unknown][];
+  if (raw.trim().startsWith('{')) {
+    try {
+      pairs = Object.entries(JSON.parse(raw));
+    } catch {
+      throw new ConfigError('PEER_REGIONS must be a JSON object or a list region=url,region=url');
+    }
+  } else {
+    pairs = raw.split(',').filter(Boolean).map((item) => {
+      const at = item.indexOf('=');
+      if (at < 0) throw new ConfigError(`PEER_REGIONS entry "${item}" must be region=url`);
+      return [item.slice(0, at).trim(), item.slice(at + 1).trim()];
+    });
+  }
+  const peers: Partial<Record<Region, string>> = {};
+  for (const [region, url] of pairs) {
+    if (!REGIONS.includes(region as Region)) {
+      throw new ConfigError(`PEER_REGIONS names an unknown region "${region}" (expected eu or us)`);
+    }
+    if (typeof url !== 'string') throw new ConfigError(`PEER_REGIONS.${region} must be a URL`);
+    peers[region as Region] = parseUrl(`PEER_REGIONS.${region}`, url, ['http:', 'https:']);
+  }
+  return peers;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const port = parsePort('PORT', env.PORT, 8080);
+  const region = (env.REGION || 'eu') as Region;
+  if (!REGIONS.includes(region)) throw new ConfigError(`REGION must be eu or us, got "${env.REGION}"`);
+  const databaseUrl = env.DATABASE_URL
+    ? parseUrl('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:'])
+    : undefined;
+  const publicBaseUrl = env.PUBLIC_BASE_URL
+    ? parseUrl('PUBLIC_BASE_URL', env.PUBLIC_BASE_URL, ['http:', 'https:'])
+    : `http://localhost:${port}`;
+  const logLevel = (env.LOG_LEVEL || 'info') as AppConfig['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  }
+  const role = (env.ROLE || 'all') as ProcessRole;
+  if (!['api', 'worker', 'all'].includes(role)) throw new ConfigError(`ROLE must be api, worker or all, got "${env.ROLE}"`);
+  const bodyLimitMb = env.BODY_LIMIT_MB ? Number(env.BODY_LIMIT_MB) : 32;
+  if (!Number.isFinite(bodyLimitMb) || bodyLimitMb <= 0) {
+    throw new ConfigError(`BODY_LIMIT_MB must be a positive number, got "${env.BODY_LIMIT_MB}"`);
+  }
+  if (env.ADMIN_TOKEN !== undefined && env.ADMIN_TOKEN !== '' && env.ADMIN_TOKEN.length < 16) {
+    throw new ConfigError('ADMIN_TOKEN must be at least 16 characters long');
+  }
+  return {
+    port,
+    databaseUrl,
+    dataDir: path.resolve(env.DATA_DIR || '.data'),
+    region,
+    publicBaseUrl,
+    peerRegions: parsePeerRegions(env.PEER_REGIONS),
+    adminToken: env.ADMIN_TOKEN || undefined,
+    migrationsRun: parseBoolean('MIGRATIONS_RUN', env.MIGRATIONS_RUN, true),
+    bodyLimitBytes: Math.floor(bodyLimitMb * 1024 * 1024),
+    logLevel,
+    role,
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * Recognises errors that mean "the database is not reachable right now" (as opposed to a bug or a
+ * constraint violation), so the filter can answer 503 + Retry-After and the client can retry.
+ */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'EAI_AGAIN',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now (starting up / shutting down)
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '53300', // too_many_connections
+]);
+
+const CONNECTION_MESSAGES = [
+  /Connection terminated/i,
+  /timeout exceeded when trying to connect/i,
+  /Client has encountered a connection error/i,
+  /Connection ended unexpectedly/i,
+  /the database system is (starting up|shutting down)/i,
+  /terminating connection due to administrator command/i,
+  /Cannot use a pool after calling end/i,
+  /Client was closed and is not queryable/i,
+  /connect ECONNREFUSED/i,
+];
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    const e = current as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
+    if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
+    if (typeof e.message === 'string' && CONNECTION_MESSAGES.some((re) => re.test(e.message as string))) return true;
+    current = e.driverError ?? e.cause;
+  }
+  return false;
+}
+
+/** PostgreSQL SQLSTATE of a failed query, looking through TypeORM's QueryFailedError wrapper. */
+export function sqlState(error: unknown): string | undefined {
+  const e = error as { code?: unknown; driverError?: { code?: unknown } };
+  const code = e?.driverError?.code ?? e?.code;
+  return typeof code === 'string' ? code : undefined;
+}

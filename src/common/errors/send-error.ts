@@ -1,0 +1,27 @@
+import type { Request, Response } from 'express';
+import { JsonLogger } from '../logging/json-logger';
+import { toErrorResponse } from './error-response';
+
+/** Shared by the Nest filter and the express error middleware (body parsing happens before Nest routes). */
+export function sendError(error: unknown, req: Request, res: Response, logger: JsonLogger): void {
+  const rendered = toErrorResponse(error);
+  if (rendered.unexpected) {
+    const e = rendered.unexpected.error as Error;
+    logger.error('unexpected error', {
+      error_id: rendered.unexpected.errorId,
+      request_id: (req as any).requestId,
+      method: req.method,
+      path: req.originalUrl,
+      error: e?.message,
+      stack: e?.stack,
+    });
+  } else if (rendered.status === 503) {
+    logger.warn('database unavailable', { request_id: (req as any).requestId, error: (error as Error)?.message });
+  }
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  for (const [name, value] of Object.entries(rendered.headers)) res.setHeader(name, value);
+  res.status(rendered.status).json(rendered.body);
+}

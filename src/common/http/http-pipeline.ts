@@ -1,0 +1,58 @@
+import type { Express, NextFunction, Request, Response } from 'express';
+import * as express from 'express';
+import { randomUUID } from 'node:crypto';
+import { UnsupportedMediaTypeError } from '../errors/app-error';
+import { sendError } from '../errors/send-error';
+import { requestContext } from '../context/request-context';
+import { JsonLogger } from '../logging/json-logger';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  if (length !== undefined) return Number(length) > 0;
+  return req.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * Express-level pieces that run before Nest's router: request id and access log, JSON body parsing that
+ * also takes `null` and empty bodies (the open-source CLI sends both), the 415 rule, and an error handler so
+ * body-parser failures get the same `{message, errors}` body as everything else.
+ */
+export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitBytes: number): void {
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.headers['x-request-id'];
+    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    (req as any).requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      logger.info('request', {
+        request_id: requestId,
+        method: req.method,
+        path: req.originalUrl.split('?')[0],
+        status: res.statusCode,
+        duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+        org: (req as any).org?.name,
+      });
+    });
+    requestContext.run({ requestId }, next);
+  });
+
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    if (!hasBody(req)) return next();
+    const type = (req.headers['content-type'] || '').split(';')[0].trim().toLowerCase();
+    if (type === 'application/json' || type.endsWith('+json') || type === 'multipart/form-data') return next();
+    next(new UnsupportedMediaTypeError(`Content-Type '${type || '(none)'}' is not supported; send application/json`));
+  });
+
+  app.use(express.json({ limit: bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] }));
+
+  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (!err) return next();
+    sendError(err, req, res, logger);
+  });
+}

@@ -1,0 +1,41 @@
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate, ValidatorOptions } from 'class-validator';
+import { ValidationError } from '../errors/app-error';
+import { flattenValidationErrors } from './flatten-validation-errors';
+
+const OPTIONS: ValidatorOptions = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  forbidUnknownValues: true,
+  validationError: { target: false, value: true },
+};
+
+const PREFIX: Record<string, string> = { body: '', query: 'query', param: 'path', custom: '' };
+const PRIMITIVES = new Set<unknown>([String, Boolean, Number, Array, Object]);
+
+/** Validates any plain value against a DTO class, with the same rules and error shape as the pipe. */
+export async function validateDto<T extends object>(cls: new () => T, value: unknown, prefix = ''): Promise<T> {
+  if (value === undefined || value === null) value = {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new ValidationError({ [prefix || 'body']: 'must be a JSON object' });
+  }
+  const instance = plainToInstance(cls, value, { enableImplicitConversion: false }) as T;
+  const errors = await validate(instance, OPTIONS);
+  if (errors.length) throw new ValidationError(flattenValidationErrors(errors, prefix));
+  return instance;
+}
+
+/**
+ * The one validation pipe (APP_PIPE): rejects unknown fields at every nesting level and reports field paths.
+ * A route without a body DTO accepts an empty body or JSON null.
+ */
+@Injectable()
+export class StrictValidationPipe implements PipeTransform {
+  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const cls = metadata.metatype;
+    if (!cls || PRIMITIVES.has(cls) || metadata.type === 'custom') return value;
+    if (metadata.type === 'param' && metadata.data) return value;
+    return validateDto(cls as new () => object, value, PREFIX[metadata.type] ?? '');
+  }
+}

@@ -1,0 +1,38 @@
+import { Body, Controller, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { OperatorOnly } from '../../common/auth/auth.decorators';
+import { Role } from '../../common/auth/principal';
+import { AppConfig } from '../../common/config/app-config';
+import { InjectConfig } from '../../common/config/config.decorators';
+import { AddMemberCommand } from './commands/add-member/add-member.command';
+import { AddMemberRequestDto } from './commands/add-member/add-member.request.dto';
+import { CreateOrganizationCommand } from './commands/create-organization/create-organization.command';
+import { CreateOrganizationRequestDto } from './commands/create-organization/create-organization.request.dto';
+import { UpdateOrganizationCommand } from './commands/update-organization/update-organization.command';
+import { UpdateOrganizationRequestDto } from './commands/update-organization/update-organization.request.dto';
+
+/** Operator bootstrap (Bearer ADMIN_TOKEN): how a new installation gets its first org and API key. */
+@OperatorOnly()
+@Controller('admin/organizations')
+export class AdminOrganizationsController {
+  constructor(private readonly commandBus: CommandBus, @InjectConfig() private readonly config: AppConfig) {}
+
+  @Post()
+  @HttpCode(201)
+  create(@Body() body: CreateOrganizationRequestDto) {
+    return this.commandBus.execute(
+      new CreateOrganizationCommand(body.name, body.region ?? this.config.region, body.features ?? [], body.admin.email),
+    );
+  }
+
+  @Patch(':org')
+  update(@Param('org') org: string, @Body() body: UpdateOrganizationRequestDto) {
+    return this.commandBus.execute(new UpdateOrganizationCommand(org, body.features));
+  }
+
+  @Post(':org/members')
+  @HttpCode(201)
+  addMember(@Param('org') org: string, @Body() body: AddMemberRequestDto) {
+    return this.commandBus.execute(new AddMemberCommand(org, body.email, body.role as Role));
+  }
+}
