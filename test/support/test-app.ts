@@ -1,0 +1,56 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { randomBytes } from 'node:crypto';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../src/app.factory';
+import { AppConfig, loadConfig } from '../../src/common/config/app-config';
+import { JsonLogger } from '../../src/common/logging/json-logger';
+import { openDataSource, runMigrations } from '../../src/database/data-source';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  dataSource: DataSource;
+  config: AppConfig;
+  adminToken: string;
+  baseUrl: string;
+  http: () => ReturnType<typeof request>;
+  close(): Promise<void>;
+}
+
+/** The real application (same factory as main.ts) on a real port against the test PostgreSQL. */
+export async function startTestApp(env: Record<string, string> = {}, databaseUrl?: string): Promise<TestApp> {
+  const url = databaseUrl ?? process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set: run the e2e tests through jest (global setup)');
+  const adminToken = 'test-operator-token-' + randomBytes(8).toString('hex');
+  const config = loadConfig({
+    DATA_DIR: path.join(os.tmpdir(), 'veritrail-test-data'),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...env,
+    DATABASE_URL: url,
+    ADMIN_TOKEN: adminToken,
+  });
+  const dataSource = await openDataSource(url);
+  await runMigrations(dataSource);
+  const app = await createApp({ config, dataSource, adminToken, logger: new JsonLogger(config.logLevel) });
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address();
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  return {
+    app,
+    dataSource,
+    config,
+    adminToken,
+    baseUrl,
+    http: () => request(baseUrl),
+    async close() {
+      await app.close();
+      if (dataSource.isInitialized) await dataSource.destroy();
+    },
+  };
+}
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${randomBytes(5).toString('hex')}`;
+}
