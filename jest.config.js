@@ -1,7 +1,8 @@
 /** Two projects: fast unit specs beside the code, and e2e specs against a real app and PostgreSQL. */
-const transform = { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }] };
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 
 module.exports = {
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',
@@ -18,7 +19,6 @@ module.exports = {
       transform,
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      testTimeout: 60000,
     },
   ],
 };

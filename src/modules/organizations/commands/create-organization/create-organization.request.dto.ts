@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { ArrayUnique, IsArray, IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayUnique, IsArray, IsEmail, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { BETA_FEATURES } from '../../../../common/auth/principal';
 import { REGIONS } from '../../../../common/config/app-config';
 
@@ -27,6 +27,7 @@ export class CreateOrganizationRequestDto {
   @IsIn(BETA_FEATURES, { each: true })
   features?: string[];
 
+  @IsObject()
   @ValidateNested()
   @Type(() => OrganizationAdminDto)
   admin: OrganizationAdminDto;

@@ -1,0 +1,16 @@
+import { Controller, Get } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { CurrentOrg } from '../../common/auth/auth.decorators';
+import { OrgContext } from '../../common/auth/principal';
+import { GetOrganizationQuery } from './queries/get-organization/get-organization.query';
+
+@Controller('organizations')
+export class OrganizationsController {
+  constructor(private readonly queryBus: QueryBus) {}
+
+  /** The org as its members see it, with the caller's own role (a quick "is my key right?" check). */
+  @Get(':org')
+  get(@CurrentOrg() org: OrgContext) {
+    return this.queryBus.execute(new GetOrganizationQuery(org.id, org.role));
+  }
+}

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { hashApiKey } from '../../src/modules/identity/domain/api-key-secret';
+import { ApiKeyRepository } from '../../src/modules/identity/persistence/api-key.repository';
+import { addMember, bearer, createOrg, TestOrg } from '../support/factories';
+import { startTestApp, TestApp, uniqueName } from '../support/test-app';
+
+/**
+ * The authentication and authorization matrix of decisions.md: 401 for every credential problem (with
+ * WWW-Authenticate), 404 for an unknown org, 403 for a caller without a role or with too low a role.
+ */
+describe('authentication and roles', () => {
+  let t: TestApp;
+  let org: TestOrg;
+  const readPath = () => `/api/v2/organizations/${org.name}`;
+  const writePath = () => `/api/v2/flows/${org.name}`;
+  const flowBody = () => ({ name: uniqueName('flow'), description: 'auth matrix' });
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    org = await createOrg(t);
+  });
+  afterAll(() => t.close());
+
+  describe('401 for missing or bad credentials', () => {
+    const cases: [string, Record<string, string>][] = [
+      ['no Authorization header', {}],
+      ['an unsupported scheme', { Authorization: 'Token abc' }],
+      ['an empty bearer token', { Authorization: 'Bearer ' }],
+      ['malformed Basic (not base64)', { Authorization: 'Basic %%%' }],
+      ['malformed Basic (no colon)', { Authorization: `Basic ${Buffer.from('justakey').toString('base64')}` }],
+      ['an unknown key', { Authorization: 'Bearer vtk_doesnotexist' }],
+    ];
+    it.each(cases)('%s', async (_, headers) => {
+      const res = await t.http().get(readPath()).set(headers);
+      expect(res.status).toBe(401);
+      expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
+      expect(res.body).toEqual({ message: expect.any(String), errors: null });
+    });
+
+    it('Basic is refused on a route that does not declare it, even with a valid key', async () => {
+      const basic = Buffer.from(`${org.adminKey}:`).toString('base64');
+      const res = await t.http().get(readPath()).set('Authorization', `Basic ${basic}`);
+      expect(res.status).toBe(401);
+    });
+
+    it('an expired key', async () => {
+      const key = await addMember(t, org.name, 'reader');
+      await t.dataSource.query(`UPDATE api_keys SET expires_at = now() - interval '1 minute' WHERE key_hash = $1`, [
+        hashApiKey(key),
+      ]);
+      const res = await t.http().get(readPath()).set(...bearer(key));
+      expect(res.status).toBe(401);
+      expect(res.body.message).toMatch(/expired/);
+    });
+
+    it('a revoked key', async () => {
+      const key = await addMember(t, org.name, 'reader');
+      await t.http().get(readPath()).set(...bearer(key)).expect(200);
+      await t.dataSource.query(`UPDATE api_keys SET revoked_at = now() WHERE key_hash = $1`, [hashApiKey(key)]);
+      // The verifier caches keys for a few seconds; a revoked key stops working within that window.
+      await new Promise((r) => setTimeout(r, 5_200));
+      await t.http().get(readPath()).set(...bearer(key)).expect(401);
+    });
+  });
+
+  it('last_used_at is recorded when a key is used', async () => {
+    const key = await addMember(t, org.name, 'reader');
+    await t.http().get(readPath()).set(...bearer(key)).expect(200);
+    await new Promise((r) => setTimeout(r, 200));
+    const rows = await t.dataSource.query(`SELECT last_used_at FROM api_keys WHERE key_hash = $1`, [hashApiKey(key)]);
+    expect(rows[0].last_used_at).not.toBeNull();
+  });
+
+  it('an unknown organization is 404 after authentication', async () => {
+    const res = await t.http().get('/api/v2/organizations/no-such-org-xyz').set(...bearer(org.adminKey));
+    expect(res.status).toBe(404);
+    expect(res.body.message).toContain('no-such-org-xyz');
+  });
+
+  it('a personal key of another org gets 403', async () => {
+    const other = await createOrg(t);
+    const res = await t.http().get(readPath()).set(...bearer(other.adminKey));
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ message: "You don't have permission to access this resource", errors: null });
+  });
+
+  it('a service-account key of another org gets 403; of its own org it works with its role', async () => {
+    const other = await createOrg(t);
+    const keys = t.app.get(ApiKeyRepository);
+    const issue = async (orgName: string, role: string) => {
+      const [{ id: orgId }] = await t.dataSource.query(`SELECT id FROM organizations WHERE name = $1`, [orgName]);
+      const saId = randomUUID();
+      await t.dataSource.query(
+        `INSERT INTO service_accounts (id, org_id, name, role) VALUES ($1, $2, $3, $4)`,
+        [saId, orgId, uniqueName('ci'), role],
+      );
+      return (await keys.issue(t.dataSource.manager, { serviceAccountId: saId })).key;
+    };
+    const foreign = await issue(other.name, 'admin');
+    await t.http().get(readPath()).set(...bearer(foreign)).expect(403);
+    const own = await issue(org.name, 'reader');
+    const res = await t.http().get(readPath()).set(...bearer(own)).expect(200);
+    expect(res.body.role).toBe('reader');
+    await t.http().put(writePath()).set(...bearer(own)).send(flowBody()).expect(403);
+  });
+
+  describe('roles against a read route and a write route', () => {
+    const matrix: [string, number, number][] = [
+      // role, read status, write (member-level) status
+      ['reader', 200, 403],
+      ['snapshotter', 200, 403],
+      ['member', 200, 201],
+      ['admin', 200, 201],
+    ];
+    it.each(matrix)('%s: read %i, write %i', async (role, read, write) => {
+      const key = await addMember(t, org.name, role as any);
+      const r = await t.http().get(readPath()).set(...bearer(key));
+      expect(r.status).toBe(read);
+      expect(r.body.role).toBe(role);
+      const w = await t.http().put(writePath()).set(...bearer(key)).send(flowBody());
+      expect(w.status).toBe(write);
+      if (write === 403) expect(w.body.message).toBe("You don't have permission to access this resource");
+    });
+  });
+
+  it('the operator routes refuse API keys and accept only the operator token', async () => {
+    await t
+      .http()
+      .post('/api/v2/admin/organizations')
+      .set(...bearer(org.adminKey))
+      .send({ name: uniqueName('org'), admin: { email: 'x@example.com' } })
+      .expect(401);
+  });
+
+  it('a 403 for a role is decided before the body is validated', async () => {
+    const key = await addMember(t, org.name, 'reader');
+    const res = await t.http().put(writePath()).set(...bearer(key)).send({ bogus: true });
+    expect(res.status).toBe(403);
+  });
+});

@@ -1,0 +1,59 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startDbProcess, DbProcess } from '../support/embedded-db-process';
+import { bearer, createOrg, TestOrg } from '../support/factories';
+import { startTestApp, TestApp } from '../support/test-app';
+
+/** Stop the database under a running app: 503 + Retry-After; start it again: the app recovers by itself. */
+describe('database outage', () => {
+  let dir: string;
+  let db: DbProcess;
+  let t: TestApp;
+  let org: TestOrg;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritrail-fault-'));
+    db = await startDbProcess(dir);
+    t = await startTestApp({}, db.url);
+    org = await createOrg(t);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await db?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers 503 while the database is down and recovers without a restart', async () => {
+    const read = () => t.http().get(`/api/v2/organizations/${org.name}`).set(...bearer(org.adminKey));
+    await read().expect(200);
+
+    await db.stop();
+    // A new key forces a database lookup (the verified key above may be cached).
+    const down = await t
+      .http()
+      .post('/api/v2/admin/organizations/' + org.name + '/members')
+      .set(...bearer(t.adminToken))
+      .send({ email: 'during-outage@example.com', role: 'reader' });
+    expect(down.status).toBe(503);
+    expect(down.headers['retry-after']).toMatch(/^\d+$/);
+    expect(down.body).toEqual({ message: 'Database temporarily unavailable, please retry', errors: null });
+    const ready = await t.http().get('/ready');
+    expect(ready.status).toBe(503);
+
+    db = await startDbProcess(dir, db.port);
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      status = (await t.http().get('/ready')).status;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(status).toBe(200);
+    await read().expect(200);
+    const added = await t
+      .http()
+      .post('/api/v2/admin/organizations/' + org.name + '/members')
+      .set(...bearer(t.adminToken))
+      .send({ email: 'after-outage@example.com', role: 'reader' });
+    expect(added.status).toBe(201);
+  });
+});
