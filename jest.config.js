@@ -2,6 +2,7 @@
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 
 module.exports = {
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   testTimeout: 60000,
   projects: [
     {

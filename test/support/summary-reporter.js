@@ -1,0 +1,12 @@
+/** Ends every jest run with one plain line, `Tests: N passed, N failed`, that any CI log reader understands. */
+class SummaryReporter {
+  onRunComplete(_contexts, results) {
+    const skipped = results.numPendingTests + results.numTodoTests;
+    const failedSuites = results.numRuntimeErrorTestSuites;
+    const failed = results.numFailedTests + failedSuites;
+    process.stdout.write(
+      `\nTests: ${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`,
+    );
+  }
+}
+module.exports = SummaryReporter;
