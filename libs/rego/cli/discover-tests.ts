@@ -1,0 +1,60 @@
+/**
+ * Finds the `test_*` rules of each module, as `opa test` does: rules (not functions) whose name starts with
+ * `test_`, referred to as `data.<package>.<name>`. Uses the engine's parser; a module it cannot parse (already
+ * reported by compile) falls back to a text scan of rule heads at column 0. Rules defined several times are one test.
+ */
+import { parseModule } from '../src';
+
+export interface DiscoveredTest {
+  ref: string; // data.<package>.<rule>
+  file: string;
+  row: number;
+}
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function refOf(path: string[], rule: string): string {
+  return ['data', ...path].map((s, i) => (i === 0 || IDENT.test(s) ? (i === 0 ? s : `.${s}`) : `[${JSON.stringify(s)}]`)).join('') + `.${rule}`;
+}
+
+export function discoverTests(files: Record<string, string>): DiscoveredTest[] {
+  const seen = new Set<string>();
+  const tests: DiscoveredTest[] = [];
+  const add = (ref: string, file: string, row: number) => {
+    if (seen.has(ref)) return;
+    seen.add(ref);
+    tests.push({ ref, file, row });
+  };
+  for (const file of Object.keys(files).sort()) {
+    let parsed: ReturnType<typeof parseModule> | undefined;
+    try {
+      parsed = parseModule(files[file], file);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed) {
+      for (const rule of parsed.rules) {
+        const head = rule.head;
+        const first = head.ref[0];
+        if (head.args || head.ref.length !== 1 || first.type !== 'var' || !first.name.startsWith('test_')) continue;
+        add(refOf(parsed.package.path, first.name), file, rule.loc.row);
+      }
+    } else scanText(files[file], file, add);
+  }
+  return tests;
+}
+
+function scanText(src: string, file: string, add: (ref: string, file: string, row: number) => void): void {
+  const lines = src.split(/\r?\n/);
+  let pkg: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    if (pkg === undefined) {
+      const m = /^\s*package\s+([^\s#]+)/.exec(lines[i]);
+      if (m) pkg = m[1];
+      continue;
+    }
+    const m = /^(test_[A-Za-z0-9_]*)(?![A-Za-z0-9_])\s*(.?)/.exec(lines[i]);
+    // A `(` after the name makes it a function: not a test.
+    if (m && m[2] !== '(') add(`data.${pkg}.${m[1]}`, file, i + 1);
+  }
+}

@@ -1,0 +1,341 @@
+/**
+ * Safety: every var must be bound by some expression before it is used as an input. Bodies are reordered the
+ * way OPA does it (stable: repeatedly take the first expression whose inputs are safe), and what cannot be
+ * ordered is reported as rego_unsafe_var_error.
+ */
+import type { Expr, Term } from '../ast/types';
+import { Location, RegoError } from '../errors';
+
+type Slots = Set<number>;
+
+function isLocal(t: Term): t is Term & { type: 'var'; slot: number } {
+  return t.type === 'var' && typeof t.slot === 'number' && t.slot >= 0;
+}
+
+/** Every local var the term needs (closure vars of comprehensions included, their own locals excluded). */
+export function termVars(t: Term, out: Slots): void {
+  switch (t.type) {
+    case 'var':
+      if (isLocal(t)) out.add(t.slot);
+      break;
+    case 'ref':
+      for (const x of t.terms) termVars(x, out);
+      break;
+    case 'array':
+    case 'set':
+      for (const x of t.items) termVars(x, out);
+      break;
+    case 'object':
+      for (const [k, v] of t.items) {
+        termVars(k, out);
+        termVars(v, out);
+      }
+      break;
+    case 'call':
+      for (const x of t.args) termVars(x, out);
+      break;
+    case 'arraycomp':
+    case 'setcomp':
+    case 'objectcomp': {
+      const inner: Slots = new Set();
+      if (t.type === 'objectcomp') {
+        termVars(t.key, inner);
+        termVars(t.value, inner);
+      } else termVars(t.term, inner);
+      for (const e of t.body) exprVars(e, inner);
+      const locals = new Set(t.locals ?? []);
+      for (const s of inner) if (!locals.has(s)) out.add(s);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+export function exprVars(e: Expr, out: Slots): void {
+  switch (e.kind) {
+    case 'term':
+      termVars(e.term, out);
+      break;
+    case 'unify':
+    case 'assign':
+      termVars(e.left, out);
+      termVars(e.right, out);
+      break;
+    case 'somein':
+      if (e.key) termVars(e.key, out);
+      termVars(e.value, out);
+      termVars(e.collection, out);
+      break;
+    case 'every': {
+      termVars(e.domain, out);
+      const inner: Slots = new Set();
+      for (const x of e.body) exprVars(x, inner);
+      const locals = new Set(e.locals ?? []);
+      for (const s of inner) if (!locals.has(s)) out.add(s);
+      break;
+    }
+    case 'some':
+      break;
+  }
+  for (const w of e.with) termVars(w.value, out);
+}
+
+/** Vars in ref operand positions: bound by iterating the collection. */
+export function refOutputs(t: Term, out: Slots): void {
+  switch (t.type) {
+    case 'ref':
+      for (let i = 0; i < t.terms.length; i++) {
+        const x = t.terms[i];
+        if (i > 0) termVars(x, out);
+        else refOutputs(x, out);
+      }
+      for (let i = 1; i < t.terms.length; i++) refOutputs(t.terms[i], out);
+      break;
+    case 'array':
+    case 'set':
+      for (const x of t.items) refOutputs(x, out);
+      break;
+    case 'object':
+      for (const [k, v] of t.items) {
+        refOutputs(k, out);
+        refOutputs(v, out);
+      }
+      break;
+    case 'call':
+      for (const x of t.args) refOutputs(x, out);
+      break;
+    default:
+      break;
+  }
+}
+
+function sameKey(a: Term, b: Term): boolean {
+  if (a.type === 'scalar' && b.type === 'scalar') return a.value === b.value;
+  if (a.type === 'var' && b.type === 'var') return a.slot === b.slot && a.name === b.name;
+  return false;
+}
+
+function unifyOutputs(safe: Slots, a: Term, b: Term): Slots {
+  const marked: Slots = new Set();
+  const isSafe = (t: Term) => {
+    const vs: Slots = new Set();
+    termVars(t, vs);
+    for (const v of vs) if (!safe.has(v) && !marked.has(v)) return false;
+    return true;
+  };
+  let changed = true;
+  const markAll = (t: Term) => {
+    const vs: Slots = new Set();
+    termVars(t, vs);
+    for (const v of vs) {
+      if (!safe.has(v) && !marked.has(v)) {
+        marked.add(v);
+        changed = true;
+      }
+    }
+  };
+  const visit = (x: Term, y: Term) => {
+    if (isLocal(x) && !safe.has(x.slot) && !marked.has(x.slot)) {
+      if (isSafe(y)) {
+        marked.add(x.slot);
+        changed = true;
+      }
+      return;
+    }
+    if (isLocal(y) && !safe.has(y.slot) && !marked.has(y.slot)) {
+      if (isSafe(x)) {
+        marked.add(y.slot);
+        changed = true;
+      }
+      return;
+    }
+    if (x.type === 'array' && y.type === 'array' && x.items.length === y.items.length) {
+      for (let i = 0; i < x.items.length; i++) visit(x.items[i], y.items[i]);
+      return;
+    }
+    if (x.type === 'object' && y.type === 'object') {
+      for (const [k, v] of x.items) {
+        const m = y.items.find(([k2]) => sameKey(k, k2));
+        if (m) visit(v, m[1]);
+      }
+      return;
+    }
+    const composite = (t: Term) => t.type === 'array' || t.type === 'object' || t.type === 'set';
+    if (composite(x) && isSafe(y)) markAll(x);
+    else if (composite(y) && isSafe(x)) markAll(y);
+  };
+  while (changed) {
+    changed = false;
+    visit(a, b);
+  }
+  return marked;
+}
+
+function exprOutputs(e: Expr, safe: Slots): Slots {
+  const out: Slots = new Set();
+  switch (e.kind) {
+    case 'term': {
+      refOutputs(e.term, out);
+      const t = e.term;
+      if (t.type === 'call' && t.arity !== undefined && t.args.length === t.arity + 1) {
+        termVars(t.args[t.arity], out);
+      }
+      break;
+    }
+    case 'unify':
+    case 'assign': {
+      refOutputs(e.left, out);
+      refOutputs(e.right, out);
+      const s2 = new Set([...safe, ...out]);
+      for (const v of unifyOutputs(s2, e.left, e.right)) out.add(v);
+      break;
+    }
+    case 'somein':
+      refOutputs(e.collection, out);
+      if (e.key) termVars(e.key, out);
+      termVars(e.value, out);
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+export class SafetyChecker {
+  readonly errors: RegoError[] = [];
+  constructor(private slotNames: string[]) {}
+
+  private report(slots: Iterable<number>, loc: Location) {
+    const names = new Set<string>();
+    for (const s of slots) {
+      const n = this.slotNames[s] ?? `$${s}`;
+      names.add(n.startsWith('_$') ? '_' : n);
+    }
+    for (const n of [...names].sort()) this.errors.push(new RegoError('rego_unsafe_var_error', `var ${n} is unsafe`, loc));
+  }
+
+  /** Reorders `body` given initially safe vars; returns the new body and the safe set after it. */
+  reorder(body: Expr[], safe0: Slots): { body: Expr[]; safe: Slots } {
+    const safe = new Set(safe0);
+    const remaining = body.slice();
+    const out: Expr[] = [];
+    let progress = true;
+    while (remaining.length && progress) {
+      progress = false;
+      for (let i = 0; i < remaining.length; i++) {
+        const e = remaining[i];
+        const vars: Slots = new Set();
+        exprVars(e, vars);
+        const outs = exprOutputs(e, safe);
+        let ok = true;
+        for (const v of vars) if (!safe.has(v) && !outs.has(v)) ok = false;
+        if (!ok) continue;
+        // nested bodies see the vars safe at this point (plus what this expression binds for with/every)
+        this.nested(e, new Set([...safe, ...(e.negated ? [] : [])]));
+        if (!e.negated) for (const v of outs) safe.add(v);
+        out.push(e);
+        remaining.splice(i, 1);
+        i--;
+        progress = true;
+      }
+    }
+    if (remaining.length) {
+      // report the unsafe vars of the first expression that could not be ordered
+      for (const e of remaining) {
+        const vars: Slots = new Set();
+        exprVars(e, vars);
+        const outs = exprOutputs(e, safe);
+        const bad = [...vars].filter((v) => !safe.has(v) && !outs.has(v));
+        if (bad.length) {
+          this.report(bad, e.loc);
+        }
+      }
+      out.push(...remaining);
+    }
+    return { body: out, safe };
+  }
+
+  /** Reorders the bodies nested in an expression's terms (comprehensions, every). */
+  private nested(e: Expr, safe: Slots): void {
+    const visitTerm = (t: Term) => this.nestedTerm(t, safe);
+    switch (e.kind) {
+      case 'term':
+        visitTerm(e.term);
+        break;
+      case 'unify':
+      case 'assign':
+        visitTerm(e.left);
+        visitTerm(e.right);
+        break;
+      case 'somein':
+        visitTerm(e.collection);
+        break;
+      case 'every': {
+        visitTerm(e.domain);
+        const s = new Set(safe);
+        if (e.key?.slot !== undefined) s.add(e.key.slot);
+        if (e.value.slot !== undefined) s.add(e.value.slot);
+        const r = this.reorder(e.body, s);
+        e.body = r.body;
+        break;
+      }
+      default:
+        break;
+    }
+    for (const w of e.with) visitTerm(w.value);
+  }
+
+  private nestedTerm(t: Term, safe: Slots): void {
+    switch (t.type) {
+      case 'ref':
+        for (const x of t.terms) this.nestedTerm(x, safe);
+        break;
+      case 'array':
+      case 'set':
+        for (const x of t.items) this.nestedTerm(x, safe);
+        break;
+      case 'object':
+        for (const [k, v] of t.items) {
+          this.nestedTerm(k, safe);
+          this.nestedTerm(v, safe);
+        }
+        break;
+      case 'call':
+        for (const x of t.args) this.nestedTerm(x, safe);
+        break;
+      case 'arraycomp':
+      case 'setcomp':
+      case 'objectcomp': {
+        const r = this.reorder(t.body, safe);
+        t.body = r.body;
+        const head: Slots = new Set();
+        if (t.type === 'objectcomp') {
+          termVars(t.key, head);
+          termVars(t.value, head);
+          this.nestedTerm(t.key, r.safe);
+          this.nestedTerm(t.value, r.safe);
+        } else {
+          termVars(t.term, head);
+          this.nestedTerm(t.term, r.safe);
+        }
+        const bad = [...head].filter((v) => !r.safe.has(v));
+        if (bad.length) this.report(bad, t.loc);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  /** Checks a rule's head vars after its body. */
+  checkHead(terms: Term[], safe: Slots, loc: Location): void {
+    const vs: Slots = new Set();
+    for (const t of terms) termVars(t, vs);
+    safe = new Set(safe);
+    for (const t of terms) refOutputs(t, safe);
+    const bad = [...vs].filter((v) => !safe.has(v));
+    if (bad.length) this.report(bad, loc);
+    for (const t of terms) this.nestedTerm(t, safe);
+  }
+}

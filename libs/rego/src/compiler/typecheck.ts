@@ -1,0 +1,67 @@
+/** Static checks of builtin/function calls: arity and the types of literal arguments (rego_type_error). */
+import type { Expr, Term } from '../ast/types';
+import { RegoError } from '../errors';
+import type { TypeSig } from '../builtins/registry';
+import type { CompiledPolicy } from './compile';
+import { walkBody } from './walk';
+
+function literalType(t: Term): string | undefined {
+  switch (t.type) {
+    case 'scalar':
+      return t.value === null ? 'null' : typeof t.value === 'bigint' ? 'number' : typeof t.value;
+    case 'array':
+    case 'arraycomp':
+      return 'array';
+    case 'object':
+    case 'objectcomp':
+      return 'object';
+    case 'set':
+    case 'setcomp':
+      return 'set';
+    default:
+      return undefined;
+  }
+}
+
+function accepts(sig: TypeSig | undefined, type: string): boolean {
+  if (!sig) return true;
+  if (sig.type === 'any') {
+    if (!sig.of) return true;
+    const of = Array.isArray(sig.of) ? sig.of : [sig.of];
+    return of.some((s) => accepts(s, type));
+  }
+  return sig.type === type;
+}
+
+function sigText(sig: TypeSig | undefined): string {
+  if (!sig) return 'any';
+  if (sig.type === 'any' && sig.of) return `any<${(Array.isArray(sig.of) ? sig.of : [sig.of]).map(sigText).join(', ')}>`;
+  return sig.type;
+}
+
+export function checkTypes(body: Expr[], policy: CompiledPolicy): RegoError[] {
+  const errors: RegoError[] = [];
+  walkBody(body, (t) => {
+    if (t.type !== 'call' || !t.name || t.arity === undefined) return;
+    const decl = policy.funcs.has(t.name) ? undefined : policy.builtins.get(t.name);
+    const n = t.args.length;
+    if (decl?.variadic) return;
+    if (n !== t.arity && n !== t.arity + 1) {
+      if (decl) {
+        errors.push(new RegoError('rego_type_error', `${t.name}: arity mismatch\n\thave: (${t.args.map((a) => literalType(a) ?? 'any').join(', ')})\n\twant: (${decl.args.map(sigText).join(', ')})`, t.loc));
+      } else {
+        errors.push(new RegoError('rego_type_error', `function ${t.name} has arity ${t.arity}, got ${n} arguments`, t.loc));
+      }
+      return;
+    }
+    if (!decl) return;
+    for (let i = 0; i < decl.args.length && i < n; i++) {
+      const lt = literalType(t.args[i]);
+      if (lt && !accepts(decl.args[i], lt)) {
+        errors.push(new RegoError('rego_type_error', `${t.name}: invalid argument(s)\n\thave: (${t.args.map((a) => literalType(a) ?? 'any').join(', ')})\n\twant: (${decl.args.map(sigText).join(', ')})`, t.loc));
+        return;
+      }
+    }
+  });
+  return errors;
+}

@@ -1,0 +1,1200 @@
+/**
+ * Top-down evaluator in continuation-passing style. Bindings live in per-rule frames (arrays indexed by the
+ * slots the compiler assigned); binding a var sets its slot, calls the continuation, then clears the slot, so
+ * backtracking is free. A continuation returns true to stop the enumeration early.
+ */
+import type { ArrayCompTerm, CallTerm, Expr, ObjectCompTerm, RefTerm, Rule, SetCompTerm, Term, With } from '../ast/types';
+import { RegoError } from '../errors';
+import type { CompiledPolicy, CompiledQuery } from '../compiler/compile';
+import type { RuleNode } from '../compiler/tree';
+import { BuiltinContext, BuiltinError, BuiltinHaltError, BuiltinImpl, BuiltinTypeError } from '../builtins/registry';
+import {
+  PlainObject,
+  RegoObject,
+  RegoSet,
+  Value,
+  equals,
+  hashKey,
+  isObject,
+  makeObject,
+  objEntries,
+  objGet,
+  setOwn,
+  toJSON,
+} from '../value';
+import { indexValue, iterateValue, printText, upsert } from './values';
+
+type Frame = (Value | undefined)[];
+type K = () => boolean;
+type KV = (v: Value) => boolean;
+
+export interface EvalOptions {
+  input?: Value;
+  data?: Value;
+  nowNs?: bigint;
+  deadlineMs?: number;
+  maxSteps?: number;
+  strictBuiltinErrors?: boolean;
+  builtinImpls?: Record<string, BuiltinImpl>;
+}
+
+interface FuncOverride {
+  func?: string;
+  value?: Value;
+}
+
+/** The part of the evaluation state `with` replaces. */
+interface State {
+  input: Value | undefined;
+  data: Value;
+  masks: string[][]; // data paths replaced by `with data...` (rules at/below are hidden)
+  funcs: Map<string, FuncOverride> | null;
+  memo: Map<RuleNode, { v: Value | undefined }>;
+  fnMemo: Map<string, { v: Value | undefined }>;
+  comps: Map<Term, Map<string, unknown>>;
+}
+
+const UNDEF = { v: undefined };
+const ND = Symbol('nondeterministic');
+const ND_EXPR = -3;
+const FAIL = -2;
+const OK = -1;
+
+export class Evaluator {
+  private state: State;
+  private steps = 0;
+  private readonly maxSteps: number;
+  private readonly deadline: number;
+  readonly prints: string[] = [];
+  private readonly bctx: BuiltinContext;
+  private readonly strict: boolean;
+  private readonly impls?: Record<string, BuiltinImpl>;
+  /** nodes being evaluated (guards against recursion through `with` replacement) */
+  private readonly active = new Set<RuleNode>();
+
+  constructor(
+    private readonly policy: CompiledPolicy,
+    opts: EvalOptions = {},
+  ) {
+    this.state = {
+      input: opts.input,
+      data: opts.data ?? {},
+      masks: [],
+      funcs: null,
+      memo: new Map(),
+      fnMemo: new Map(),
+      comps: new Map(),
+    };
+    this.maxSteps = opts.maxSteps ?? Infinity;
+    this.deadline = opts.deadlineMs !== undefined ? Date.now() + opts.deadlineMs : Infinity;
+    this.strict = !!opts.strictBuiltinErrors;
+    this.impls = opts.builtinImpls;
+    this.bctx = {
+      nowNs: opts.nowNs ?? BigInt(Date.now()) * 1000000n,
+      strict: this.strict,
+      print: (m) => this.prints.push(m),
+      rand: {},
+      cache: new Map(),
+    };
+  }
+
+  // ------------------------------------------------------------------ entry points
+  query(q: CompiledQuery): Array<Record<string, unknown>> {
+    const frame: Frame = new Array(q.nslots);
+    const rows: Array<Record<string, unknown>> = [];
+    this.evalBody(q.body, 0, frame, () => {
+      const row: Record<string, unknown> = {};
+      for (const [name, slot] of q.outputs) {
+        const v = frame[slot];
+        if (v !== undefined) row[name] = toJSON(v);
+      }
+      rows.push(row);
+      return false;
+    });
+    return rows;
+  }
+
+  /** Raw values of the query's output vars (for callers who want Rego values, e.g. sets). */
+  queryValues(q: CompiledQuery): Array<Record<string, Value>> {
+    const frame: Frame = new Array(q.nslots);
+    const rows: Array<Record<string, Value>> = [];
+    this.evalBody(q.body, 0, frame, () => {
+      const row: Record<string, Value> = {};
+      for (const [name, slot] of q.outputs) {
+        const v = frame[slot];
+        if (v !== undefined) row[name] = v;
+      }
+      rows.push(row);
+      return false;
+    });
+    return rows;
+  }
+
+  // ------------------------------------------------------------------ budget
+  private tick(): void {
+    const s = ++this.steps;
+    if (s > this.maxSteps) throw new RegoError('policy_resource_limit', `evaluation exceeded the step budget (${this.maxSteps})`);
+    if ((s & 1023) === 0 && this.deadline !== Infinity && Date.now() > this.deadline) {
+      throw new RegoError('policy_timeout', 'evaluation exceeded its deadline');
+    }
+  }
+
+  // ------------------------------------------------------------------ bodies and expressions
+  evalBody(body: Expr[], i: number, f: Frame, k: K): boolean {
+    // Runs of deterministic expressions (filters, assignments of single values) are evaluated in a loop without
+    // continuations; the slots they bind are cleared when the rest of the body has been enumerated.
+    let bound: number[] | null = null;
+    try {
+      for (; i < body.length; i++) {
+        const e = body[i];
+        if (e.with.length) break;
+        const r = this.tryDet(e, f);
+        if (r === ND_EXPR) break;
+        this.tick();
+        if (r === FAIL) return false;
+        if (r >= 0) (bound ??= []).push(r);
+      }
+      if (i === body.length) return k();
+      const next = i + 1;
+      return this.evalExpr(body[i], f, next === body.length ? k : () => this.evalBody(body, next, f, k));
+    } finally {
+      if (bound) for (const s of bound) f[s] = undefined;
+    }
+  }
+
+  /** Evaluates an expression without iteration if possible: FAIL, OK (-1), a newly bound slot, or ND_EXPR. */
+  private tryDet(e: Expr, f: Frame): number {
+    switch (e.kind) {
+      case 'term': {
+        const v = this.det(e.term, f);
+        if (v === ND) return ND_EXPR;
+        const ok = v !== undefined && v !== false;
+        return ok !== e.negated ? OK : FAIL;
+      }
+      case 'unify':
+      case 'assign': {
+        if (e.negated) return ND_EXPR;
+        const l = e.left;
+        const r = e.right;
+        if (l.type === 'var' && l.slot !== -1 && f[l.slot!] === undefined) {
+          const v = this.det(r, f);
+          if (v === ND) return ND_EXPR;
+          if (v === undefined) return FAIL;
+          f[l.slot!] = v;
+          return l.slot!;
+        }
+        if (r.type === 'var' && r.slot !== -1 && f[r.slot!] === undefined) {
+          const v = this.det(l, f);
+          if (v === ND) return ND_EXPR;
+          if (v === undefined) return FAIL;
+          f[r.slot!] = v;
+          return r.slot!;
+        }
+        if (this.isPattern(l, f) || this.isPattern(r, f)) return ND_EXPR;
+        const a = this.det(l, f);
+        if (a === ND) return ND_EXPR;
+        if (a === undefined) return FAIL;
+        const b = this.det(r, f);
+        if (b === ND) return ND_EXPR;
+        if (b === undefined) return FAIL;
+        return equals(a, b) ? OK : FAIL;
+      }
+      case 'some':
+        return OK;
+      default:
+        return ND_EXPR;
+    }
+  }
+
+  /** Value of a term that needs no enumeration: the value, undefined (no value) or ND (enumerate instead). */
+  private det(t: Term, f: Frame): Value | undefined | typeof ND {
+    switch (t.type) {
+      case 'scalar':
+        return t.value;
+      case 'var': {
+        if (t.slot === -1) return t.name === 'input' ? this.state.input : ND;
+        const v = f[t.slot!];
+        return v === undefined ? ND : v;
+      }
+      case 'ref': {
+        const terms = t.terms;
+        const head = terms[0];
+        let v: Value | undefined;
+        if (head.type === 'var') {
+          if (head.slot === -1) {
+            if (head.name === 'data') {
+              for (let i = 1; i < terms.length; i++) {
+                const op = terms[i];
+                if (op.type === 'scalar') continue;
+                if (op.type === 'var' && op.slot !== -1 && f[op.slot!] !== undefined) continue;
+                return ND;
+              }
+              let out: Value | undefined;
+              this.evalDataRef(terms, 1, this.policy.root, f, (x) => ((out = x), true));
+              return out;
+            }
+            v = this.state.input;
+          } else {
+            v = f[head.slot!];
+            if (v === undefined) return ND;
+          }
+        } else {
+          const h = this.det(head, f);
+          if (h === ND) return ND;
+          v = h;
+        }
+        for (let i = 1; i < terms.length; i++) {
+          const op = terms[i];
+          let key: Value | undefined;
+          if (op.type === 'scalar') key = op.value;
+          else if (op.type === 'var' && op.slot !== -1) {
+            key = f[op.slot!];
+            if (key === undefined) return ND;
+          } else {
+            if (this.isPattern(op, f)) return ND;
+            const kv = this.det(op, f);
+            if (kv === ND) return ND;
+            key = kv;
+          }
+          if (v === undefined || key === undefined) return undefined;
+          v = indexValue(v, key);
+        }
+        return v;
+      }
+      case 'call': {
+        if (t.constValue !== undefined) return t.constValue;
+        const name = t.name!;
+        if (name === 'print' || t.args.length !== t.arity) return ND;
+        const decl = this.policy.funcs.has(name) ? undefined : this.policy.builtins.get(name);
+        if (decl?.relation) return ND;
+        const args: Value[] = new Array(t.args.length);
+        let undef = false;
+        for (let i = 0; i < t.args.length; i++) {
+          const a = this.det(t.args[i], f);
+          if (a === ND) return ND;
+          if (a === undefined) undef = true;
+          else args[i] = a;
+        }
+        if (undef) return undefined;
+        const r = this.callFunction(name, args, t);
+        if (r instanceof Multi) return ND;
+        return r;
+      }
+      case 'array': {
+        const out: Value[] = new Array(t.items.length);
+        let undef = false;
+        for (let i = 0; i < t.items.length; i++) {
+          const a = this.det(t.items[i], f);
+          if (a === ND) return ND;
+          if (a === undefined) undef = true;
+          else out[i] = a;
+        }
+        return undef ? undefined : out;
+      }
+      default:
+        return ND;
+    }
+  }
+
+  private evalExpr(e: Expr, f: Frame, k: K): boolean {
+    this.tick();
+    if (e.with.length) return this.evalWith(e, f, k);
+    if (e.negated) {
+      let found = false;
+      this.evalExprInner(e, f, () => (found = true));
+      return found ? false : k();
+    }
+    return this.evalExprInner(e, f, k);
+  }
+
+  private evalExprInner(e: Expr, f: Frame, k: K): boolean {
+    switch (e.kind) {
+      case 'term': {
+        const t = e.term;
+        if (t.type === 'call') return this.evalCall(t, f, (v) => (v === false ? false : k()));
+        return this.evalTerm(t, f, (v) => (v === false ? false : k()));
+      }
+      case 'unify':
+      case 'assign':
+        return this.unifyTerms(e.left, e.right, f, k);
+      case 'some':
+        return k();
+      case 'somein':
+        return this.evalTerm(e.collection, f, (coll) =>
+          iterateValue(coll, (key, val) =>
+            this.unifyTV(e.value, val, f, e.key ? () => this.unifyTV(e.key!, key, f, k) : k),
+          ),
+        );
+      case 'every':
+        return this.evalTerm(e.domain, f, (dom) => {
+          if (typeof dom !== 'object' || dom === null) return false;
+          const ks = e.key?.slot;
+          const vs = e.value.slot!;
+          const failed = iterateValue(dom, (key, val) => {
+            if (ks !== undefined) f[ks] = key;
+            f[vs] = val;
+            let ok = false;
+            try {
+              this.evalBody(e.body, 0, f, () => (ok = true));
+            } finally {
+              if (ks !== undefined) f[ks] = undefined;
+              f[vs] = undefined;
+            }
+            return !ok;
+          });
+          return failed ? false : k();
+        });
+    }
+  }
+
+  private evalWith(e: Expr, f: Frame, k: K): boolean {
+    // evaluate the replacement values first (in the current state)
+    const vals: (Value | undefined)[] = [];
+    for (const w of e.with) {
+      if (w.kind === 'func' && w.valueFunc) {
+        vals.push(undefined);
+        continue;
+      }
+      let got: Value | undefined;
+      this.evalTerm(w.value, f, (v) => {
+        got = v;
+        return true;
+      });
+      if (got === undefined) return false;
+      vals.push(got);
+    }
+    const outer = this.state;
+    const ns: State = { ...outer, memo: new Map(), fnMemo: new Map(), comps: new Map() };
+    e.with.forEach((w: With, i) => {
+      const v = vals[i];
+      if (w.kind === 'input') {
+        ns.input = w.path!.length === 0 ? v : upsert(ns.input, w.path!, v!);
+      } else if (w.kind === 'data') {
+        ns.data = upsert(ns.data, w.path!, v!);
+        ns.masks = [...ns.masks, w.path!];
+      } else {
+        ns.funcs = new Map(ns.funcs ?? []);
+        ns.funcs.set(w.funcName!, w.valueFunc ? { func: w.valueFunc } : { value: v });
+      }
+    });
+    const plain: Expr = { ...e, with: [] };
+    this.state = ns;
+    try {
+      return this.evalExpr(plain, f, () => {
+        const inner = this.state;
+        this.state = outer;
+        try {
+          return k();
+        } finally {
+          this.state = inner;
+        }
+      });
+    } finally {
+      this.state = outer;
+    }
+  }
+
+  // ------------------------------------------------------------------ terms
+  evalTerm(t: Term, f: Frame, k: KV): boolean {
+    if (t.type === 'ref' || t.type === 'call') {
+      const v = this.det(t, f);
+      if (v !== ND) return v === undefined ? false : k(v);
+    }
+    switch (t.type) {
+      case 'scalar':
+        return k(t.value);
+      case 'var': {
+        if (t.slot === -1) {
+          if (t.name === 'input') return this.state.input === undefined ? false : k(this.state.input);
+          const d = this.dataValue(this.policy.root);
+          return d === undefined ? false : k(d);
+        }
+        const v = f[t.slot!];
+        return v === undefined ? false : k(v);
+      }
+      case 'ref':
+        return this.evalRef(t, f, k);
+      case 'call':
+        return this.evalCall(t, f, k);
+      case 'array':
+        return this.evalItems(t.items, 0, f, [], (vs) => k(vs));
+      case 'set':
+        return this.evalItems(t.items, 0, f, [], (vs) => k(new RegoSet(vs)));
+      case 'object': {
+        const flat: Term[] = [];
+        for (const [a, b] of t.items) flat.push(a, b);
+        return this.evalItems(flat, 0, f, [], (vs) => {
+          const entries: [Value, Value][] = [];
+          for (let i = 0; i < vs.length; i += 2) entries.push([vs[i], vs[i + 1]]);
+          return k(makeObject(entries));
+        });
+      }
+      case 'arraycomp': {
+        if (t.index) return this.evalIndexedComp(t, f, k);
+        const out: Value[] = [];
+        this.evalBody(t.body, 0, f, () => this.evalTerm(t.term, f, (v) => (out.push(v), false)));
+        return k(out);
+      }
+      case 'setcomp': {
+        if (t.index) return this.evalIndexedComp(t, f, k);
+        const out = new RegoSet();
+        this.evalBody(t.body, 0, f, () => this.evalTerm(t.term, f, (v) => (out.add(v), false)));
+        return k(out);
+      }
+      case 'objectcomp': {
+        if (t.index) return this.evalIndexedComp(t, f, k);
+        const out = new Map<string, [Value, Value]>();
+        this.evalBody(t.body, 0, f, () =>
+          this.evalTerm(t.key, f, (kv) =>
+            this.evalTerm(t.value, f, (vv) => {
+              const h = hashKey(kv);
+              const prev = out.get(h);
+              if (prev && !equals(prev[1], vv)) throw new RegoError('eval_conflict_error', 'object keys must be unique', t.loc);
+              out.set(h, [kv, vv]);
+              return false;
+            }),
+          ),
+        );
+        return k(makeObject(out.values()));
+      }
+    }
+  }
+
+  /** Indexed comprehension: evaluated once per state, grouped by its key terms, looked up by the outer values. */
+  private evalIndexedComp(t: ArrayCompTerm | SetCompTerm | ObjectCompTerm, f: Frame, k: KV): boolean {
+    const idx = t.index!;
+    let groups = this.state.comps.get(t);
+    if (!groups) {
+      const g = new Map<string, { arr?: Value[]; set?: RegoSet; obj?: Map<string, [Value, Value]>; conflict?: boolean }>();
+      this.evalBody(idx.body, 0, f, () =>
+        this.evalItems(idx.keys, 0, f, [], (keys) => {
+          const h = keys.length === 1 ? hashKey(keys[0]) : hashKey(keys);
+          let grp = g.get(h);
+          if (!grp) g.set(h, (grp = {}));
+          const entry = grp;
+          if (t.type === 'arraycomp') return this.evalTerm(t.term, f, (v) => ((entry.arr ??= []).push(v), false));
+          if (t.type === 'setcomp') return this.evalTerm(t.term, f, (v) => ((entry.set ??= new RegoSet()).add(v), false));
+          return this.evalTerm(t.key, f, (kv) =>
+            this.evalTerm(t.value, f, (vv) => {
+              const m = (entry.obj ??= new Map());
+              const hk = hashKey(kv);
+              const prev = m.get(hk);
+              if (prev && !equals(prev[1], vv)) entry.conflict = true;
+              m.set(hk, [kv, vv]);
+              return false;
+            }),
+          );
+        }),
+      );
+      groups = g;
+      this.state.comps.set(t, g);
+    }
+    return this.evalItems(idx.outer, 0, f, [], (outer) => {
+      const h = outer.length === 1 ? hashKey(outer[0]) : hashKey(outer);
+      const grp = (groups as Map<string, { arr?: Value[]; set?: RegoSet; obj?: Map<string, [Value, Value]>; conflict?: boolean }>).get(h);
+      if (t.type === 'arraycomp') return k(grp?.arr ?? []);
+      if (t.type === 'setcomp') return k(grp?.set ?? new RegoSet());
+      if (grp?.conflict) throw new RegoError('eval_conflict_error', 'object keys must be unique', t.loc);
+      return k(grp?.obj ? makeObject(grp.obj.values()) : {});
+    });
+  }
+
+  private evalItems(items: Term[], i: number, f: Frame, acc: Value[], k: (vs: Value[]) => boolean): boolean {
+    // fast path: scalars and bound vars need no continuation
+    while (i < items.length) {
+      const t = items[i];
+      if (t.type === 'scalar') acc.push(t.value);
+      else if (t.type === 'var' && t.slot !== undefined && t.slot >= 0) {
+        const v = f[t.slot];
+        if (v === undefined) return this.evalItemsDeferred(items, f, k);
+        acc.push(v);
+      } else break;
+      i++;
+    }
+    if (i === items.length) return k(acc.slice());
+    return this.evalTerm(items[i], f, (v) => {
+      const next = acc.slice();
+      next.push(v);
+      return this.evalItems(items, i + 1, f, next, k);
+    });
+  }
+
+  /** Items where a plain var is bound only by a later ref (`foo == xs[foo]`): refs/calls first. */
+  private evalItemsDeferred(items: Term[], f: Frame, k: (vs: Value[]) => boolean): boolean {
+    const order: number[] = [];
+    items.forEach((t, i) => t.type !== 'var' && t.type !== 'scalar' && order.push(i));
+    items.forEach((t, i) => (t.type === 'var' || t.type === 'scalar') && order.push(i));
+    const out: Value[] = new Array(items.length);
+    const rec = (j: number): boolean => {
+      if (j === order.length) return k(out.slice());
+      const idx = order[j];
+      return this.evalTerm(items[idx], f, (v) => {
+        out[idx] = v;
+        return rec(j + 1);
+      });
+    };
+    return rec(0);
+  }
+
+  // ------------------------------------------------------------------ refs
+  private evalRef(t: RefTerm, f: Frame, k: KV): boolean {
+    const head = t.terms[0];
+    if (head.type === 'var' && head.slot === -1) {
+      if (head.name === 'data') return this.evalDataRef(t.terms, 1, this.policy.root, f, k);
+      const input = this.state.input;
+      if (input === undefined) return false;
+      return this.walkValue(input, t.terms, 1, f, k);
+    }
+    return this.evalTerm(head, f, (base) => this.walkValue(base, t.terms, 1, f, k));
+  }
+
+  /** Is the term a pattern (has an unbound var outside refs) rather than something to evaluate? */
+  private isPattern(t: Term, f: Frame): boolean {
+    switch (t.type) {
+      case 'var':
+        return t.slot !== -1 && f[t.slot!] === undefined;
+      case 'array':
+      case 'set':
+        return t.items.some((x) => this.isPattern(x, f));
+      case 'object':
+        return t.items.some(([a, b]) => this.isPattern(a, f) || this.isPattern(b, f));
+      default:
+        return false;
+    }
+  }
+
+  private walkValue(v: Value, terms: Term[], i: number, f: Frame, k: KV, dm = false): boolean {
+    while (i < terms.length) {
+      const op = terms[i];
+      let key: Value | undefined;
+      if (op.type === 'scalar') key = op.value;
+      else if (op.type === 'var' && op.slot !== -1) {
+        key = f[op.slot!];
+        if (key === undefined) {
+          const slot = op.slot!;
+          const next = i + 1;
+          return iterateValue(v, (kk, x) => {
+            f[slot] = kk;
+            try {
+              return this.walkValue(x, terms, next, f, k);
+            } finally {
+              f[slot] = undefined;
+            }
+          });
+        }
+      } else if (this.isPattern(op, f)) {
+        const next = i + 1;
+        return iterateValue(v, (kk, x) => this.unifyTV(op, kk, f, () => this.walkValue(x, terms, next, f, k)));
+      } else {
+        const next = i + 1;
+        return this.evalTerm(op, f, (kk) => {
+          const x = indexValue(v, kk);
+          return x === undefined ? false : this.walkValue(x, terms, next, f, k);
+        });
+      }
+      const x = dm ? indexData(v, key) : indexValue(v, key);
+      if (x === undefined) return false;
+      v = x;
+      i++;
+    }
+    return k(v);
+  }
+
+  private masked(path: readonly string[]): boolean {
+    const masks = this.state.masks;
+    if (!masks.length) return false;
+    outer: for (const m of masks) {
+      if (m.length > path.length) continue;
+      for (let j = 0; j < m.length; j++) if (m[j] !== path[j]) continue outer;
+      return true;
+    }
+    return false;
+  }
+
+  private baseAt(path: readonly string[]): Value | undefined {
+    let v: Value | undefined = this.state.data;
+    for (const p of path) {
+      if (v === undefined) return undefined;
+      v = indexValue(v, p);
+    }
+    return v;
+  }
+
+  private evalDataRef(terms: Term[], i: number, node: RuleNode, f: Frame, k: KV): boolean {
+    for (;;) {
+      if (this.masked(node.path) || !node.hasRules) {
+        const base = this.baseAt(node.path);
+        return base === undefined ? false : this.walkValue(base, terms, i, f, k, true);
+      }
+      if (node.rules.length || node.defaultRule) {
+        if (node.kind === 'function') return false;
+        if (i < terms.length && (node.kind === 'object' || node.kind === 'multi') && !this.state.memo.has(node) && !this.hasMasksBelow(node.path)) {
+          // lookup of one key: evaluate only the rules that can produce it
+          const op = terms[i];
+          let key: Value | undefined;
+          if (op.type === 'scalar') key = op.value;
+          else if (op.type === 'var' && op.slot !== -1) key = f[op.slot!];
+          if (key !== undefined) {
+            const v = this.partialLookup(node, key);
+            return v === undefined ? false : this.walkValue(v, terms, i + 1, f, k);
+          }
+        }
+        const v = this.dataValue(node);
+        return v === undefined ? false : this.walkValue(v, terms, i, f, k);
+      }
+      if (i === terms.length) {
+        const v = this.dataValue(node);
+        return v === undefined ? false : k(v);
+      }
+      const op = terms[i];
+      let key: Value | undefined;
+      if (op.type === 'scalar') key = op.value;
+      else if (op.type === 'var' && op.slot !== -1) key = f[op.slot!];
+      if (key === undefined) {
+        if (op.type === 'var' || this.isPattern(op, f)) {
+          const v = this.dataValue(node);
+          return v === undefined ? false : this.walkValue(v, terms, i, f, k);
+        }
+        const next = i + 1;
+        const n0 = node;
+        return this.evalTerm(op, f, (kk) => {
+          const c = typeof kk === 'string' ? n0.children.get(kk) : undefined;
+          if (c) return this.evalDataRef(terms, next, c, f, k);
+          const base = this.baseAt(n0.path);
+          const x = base === undefined ? undefined : indexValue(base, kk);
+          return x === undefined ? false : this.walkValue(x, terms, next, f, k);
+        });
+      }
+      if (typeof key === 'number') key = String(key);
+      const c = typeof key === 'string' ? node.children.get(key) : undefined;
+      if (c) {
+        node = c;
+        i++;
+        continue;
+      }
+      const base = this.baseAt(node.path);
+      const x = base === undefined ? undefined : indexData(base, key);
+      return x === undefined ? false : this.walkValue(x, terms, i + 1, f, k, true);
+    }
+  }
+
+  private hasMasksBelow(path: readonly string[]): boolean {
+    const masks = this.state.masks;
+    if (!masks.length) return false;
+    outer: for (const m of masks) {
+      if (m.length <= path.length) continue;
+      for (let j = 0; j < path.length; j++) if (m[j] !== path[j]) continue outer;
+      return true;
+    }
+    return false;
+  }
+
+  /** Full value of the document at a node: rules, children and base data merged (memoised per state). */
+  dataValue(node: RuleNode): Value | undefined {
+    const memo = this.state.memo.get(node);
+    if (memo) return memo.v;
+    let v: Value | undefined;
+    if (this.masked(node.path) || !node.hasRules) {
+      v = this.baseAt(node.path);
+    } else {
+      let own: Value | undefined;
+      if ((node.rules.length || node.defaultRule) && node.kind !== 'function') own = this.ruleValue(node);
+      const entries: [Value, Value][] = [];
+      let hasChildren = false;
+      for (const c of node.children.values()) {
+        if (!c.hasRules) continue;
+        hasChildren = true;
+        const cv = this.dataValue(c);
+        if (cv !== undefined) entries.push([c.name, cv]);
+      }
+      const base = this.baseAt(node.path);
+      if (!hasChildren && !node.isPackage) v = own !== undefined ? (base !== undefined ? mergeBase(own, base) : own) : base;
+      else if (own !== undefined && !isObject(own)) v = own;
+      else {
+        // virtual documents merge (conflicting leaves are an error); base data wins over them
+        let virt: Value = own ?? {};
+        const leaf = node.kind === 'object' ? Math.min(...node.rules.map((r) => r.dyn?.length ?? 0)) : Infinity;
+        for (const [a, b] of entries) virt = mergeVirtual(virt, { [a as string]: b }, node, 1, leaf);
+        v = base !== undefined ? mergeBase(virt, base) : virt;
+      }
+      if (v !== undefined && this.hasMasksBelow(node.path)) {
+        for (const m of this.state.masks) {
+          if (m.length > node.path.length && node.path.every((p, j) => m[j] === p)) {
+            const sub = m.slice(node.path.length);
+            const mv = this.baseAt(m);
+            if (mv !== undefined) v = upsert(v, sub, mv);
+          }
+        }
+      }
+    }
+    this.state.memo.set(node, v === undefined ? UNDEF : { v });
+    return v;
+  }
+
+  // ------------------------------------------------------------------ rules
+  private ruleValue(node: RuleNode): Value | undefined {
+    if (this.active.has(node)) throw new RegoError('rego_recursion_error', `rule ${node.pathStr} is recursive`, (node.rules[0] ?? node.defaultRule)!.loc);
+    this.active.add(node);
+    try {
+      switch (node.kind) {
+        case 'complete':
+          return this.completeValue(node);
+        case 'multi':
+        case 'object':
+          return this.partialValue(node, node.rules);
+        default:
+          return undefined;
+      }
+    } finally {
+      this.active.delete(node);
+    }
+  }
+
+  private completeValue(node: RuleNode): Value | undefined {
+    let result: Value | undefined;
+    let resultRule: Rule | undefined;
+    for (const rule of node.rules) {
+      this.evalRuleChain(rule, (v, r) => {
+        if (result === undefined) {
+          result = v;
+          resultRule = r;
+        } else if (!equals(result, v)) {
+          throw new RegoError('eval_conflict_error', `rule ${node.pathStr} produced conflicting values`, r.loc);
+        }
+      });
+    }
+    void resultRule;
+    if (result === undefined && node.defaultRule) {
+      const d = node.defaultRule;
+      const frame: Frame = new Array(d.nslots ?? 0);
+      this.evalTerm(d.head.value!, frame, (v) => ((result = v), true));
+    }
+    return result;
+  }
+
+  /** Evaluates a complete rule with its else chain; calls out(value) per solution of the first body that holds. */
+  private evalRuleChain(rule: Rule, out: (v: Value, r: Rule) => void, args?: Value[]): void {
+    for (let r: Rule | undefined = rule; r; r = r.else) {
+      let found = false;
+      const frame: Frame = new Array(r.nslots ?? 0);
+      const valueTerm = r.head.value!;
+      const constant = valueTerm.type === 'scalar';
+      const onBody = () =>
+        this.evalTerm(valueTerm, frame, (v) => {
+          found = true;
+          out(v, r!);
+          return constant;
+        });
+      if (args) this.unifyArgs(r.head.args!, args, 0, frame, () => this.evalBody(r!.body, 0, frame, onBody));
+      else this.evalBody(r.body, 0, frame, onBody);
+      if (found) return;
+    }
+  }
+
+  private unifyArgs(pats: Term[], args: Value[], i: number, f: Frame, k: K): boolean {
+    if (i === pats.length) return k();
+    return this.unifyTV(pats[i], args[i], f, () => this.unifyArgs(pats, args, i + 1, f, k));
+  }
+
+  /** Value of partial set/object rules (all of them, or those selected by an index lookup). */
+  private partialValue(node: RuleNode, rules: Rule[]): Value | undefined {
+    const multi = node.kind === 'multi';
+    const root: Builder = new Map();
+    let any = false;
+    for (const rule of rules) {
+      const frame: Frame = new Array(rule.nslots ?? 0);
+      const dyn = rule.dyn ?? [];
+      const leaf = multi ? rule.head.key! : rule.head.value!;
+      this.evalBody(rule.body, 0, frame, () =>
+        this.evalItems(dyn, 0, frame, [], (keys) =>
+          this.evalTerm(leaf, frame, (lv) => {
+            any = true;
+            insertBuilder(root, keys, lv, multi, rule, node);
+            return false;
+          }),
+        ),
+      );
+    }
+    if (!any) return multi && (node.rules[0]?.dyn?.length ?? 0) === 0 ? new RegoSet() : {};
+    return buildValue(root, multi && (rules[0].dyn?.length ?? 0) === 0);
+  }
+
+  /** `data.p[key]` for a partial rule: only rules whose first key term can equal `key` are evaluated. */
+  private partialLookup(node: RuleNode, key: Value): Value | undefined {
+    const multi = node.kind === 'multi';
+    const full = this.dataValue(node);
+    if (full === undefined) return undefined;
+    void multi;
+    return indexValue(full, key);
+  }
+
+  // ------------------------------------------------------------------ calls
+  private evalCall(t: CallTerm, f: Frame, k: KV): boolean {
+    if (t.constValue !== undefined) return k(t.constValue);
+    const name = t.name!;
+    const arity = t.arity ?? t.args.length;
+    const nIn = Math.min(arity, t.args.length);
+    if (name === 'print') return this.evalPrint(t, f, k);
+    return this.evalItems(nIn === t.args.length ? t.args : t.args.slice(0, nIn), 0, f, [], (args) => {
+      const result = this.callFunction(name, args, t);
+      if (result === undefined) return false;
+      if (result instanceof Multi) {
+        for (const r of result.values) {
+          if (t.args.length > nIn ? this.unifyTV(t.args[nIn], r, f, () => k(true)) : k(r)) return true;
+        }
+        return false;
+      }
+      if (t.args.length > nIn) return this.unifyTV(t.args[nIn], result, f, () => k(true));
+      return k(result);
+    });
+  }
+
+  private evalPrint(t: CallTerm, f: Frame, k: KV): boolean {
+    const parts: string[] = [];
+    for (const a of t.args) {
+      let got: Value | undefined;
+      try {
+        this.evalTerm(a, f, (v) => ((got = v), true));
+      } catch (e) {
+        if (!(e instanceof RegoError) || e.code === 'policy_timeout' || e.code === 'policy_resource_limit') throw e;
+      }
+      parts.push(got === undefined ? '<undefined>' : printText(got));
+    }
+    this.prints.push(parts.join(' '));
+    return k(true);
+  }
+
+  /** Calls a user function or builtin by resolved name (honouring `with` replacements). */
+  callFunction(name: string, args: Value[], t: CallTerm): Value | Multi | undefined {
+    const ov = this.state.funcs?.get(name);
+    if (ov) {
+      if (ov.value !== undefined) return ov.value;
+      if (ov.func) {
+        // a replacement runs without any mocks (it may call the original it replaces)
+        const saved = this.state;
+        this.state = { ...saved, funcs: null, memo: new Map(), fnMemo: new Map(), comps: new Map() };
+        try {
+          return this.callFunction(ov.func, args, t);
+        } finally {
+          this.state = saved;
+        }
+      }
+    }
+    const fn = this.policy.funcs.get(name);
+    if (fn) return this.callUserFunction(fn, args, t);
+    if (name === 'internal.member_2') return memberOf(args[0], args[1]);
+    if (name === 'internal.member_3') return memberWithKey(args[0], args[1], args[2]);
+    const decl = this.policy.builtins.get(name);
+    const impl = this.impls?.[name] ?? decl?.impl;
+    if (!impl) throw new RegoError('eval_builtin_error', `${name}: builtin not implemented`, t.loc);
+    let r: Value | undefined;
+    try {
+      r = impl(args, this.bctx);
+    } catch (e) {
+      if (e instanceof RegoError) throw e;
+      if (e instanceof BuiltinHaltError) throw new RegoError('eval_builtin_error', `${name}: ${e.message}`, t.loc);
+      if (e instanceof BuiltinTypeError || e instanceof BuiltinError) {
+        if (!this.strict) return undefined;
+        // OPA reports operand errors as type errors
+        const code = e instanceof BuiltinTypeError || /^operand \d+ /.test(e.message) ? 'eval_type_error' : 'eval_builtin_error';
+        throw new RegoError(code, `${name}: ${e.message}`, t.loc);
+      }
+      if (this.strict) throw new RegoError('eval_builtin_error', `${name}: ${(e as Error).message}`, t.loc);
+      return undefined;
+    }
+    if (r !== undefined && decl?.relation) return new Multi(r as Value[]);
+    return r;
+  }
+
+  private callUserFunction(node: RuleNode, args: Value[], t: CallTerm): Value | undefined {
+    const key = node.pathStr + memoKey(args);
+    const memo = this.state.fnMemo.get(key);
+    if (memo) return memo.v;
+    let result: Value | undefined;
+    for (const rule of functionCandidates(node, args)) {
+      this.evalRuleChain(
+        rule,
+        (v, r) => {
+          if (result === undefined) result = v;
+          else if (!equals(result, v)) {
+            throw new RegoError('eval_conflict_error', `function ${node.pathStr} produced conflicting values for the same inputs`, r.loc);
+          }
+        },
+        args,
+      );
+    }
+    if (result === undefined && node.defaultRule) {
+      const d = node.defaultRule;
+      const frame: Frame = new Array(d.nslots ?? 0);
+      this.evalTerm(d.head.value!, frame, (v) => ((result = v), true));
+    }
+    void t;
+    this.state.fnMemo.set(key, result === undefined ? UNDEF : { v: result });
+    return result;
+  }
+
+  // ------------------------------------------------------------------ unification
+  /** Unifies a term (possibly with unbound vars) with a ground value. */
+  unifyTV(t: Term, v: Value, f: Frame, k: K): boolean {
+    switch (t.type) {
+      case 'var': {
+        if (t.slot === -1) return this.evalTerm(t, f, (x) => (equals(x, v) ? k() : false));
+        const cur = f[t.slot!];
+        if (cur !== undefined) return equals(cur, v) ? k() : false;
+        f[t.slot!] = v;
+        try {
+          return k();
+        } finally {
+          f[t.slot!] = undefined;
+        }
+      }
+      case 'scalar':
+        return equals(t.value, v) ? k() : false;
+      case 'array': {
+        if (!Array.isArray(v) || v.length !== t.items.length) return false;
+        return this.unifyItems(t.items, v, 0, f, k);
+      }
+      case 'object': {
+        if (!isObject(v)) return false;
+        if ((v instanceof RegoObject ? v.size : Object.keys(v).length) !== t.items.length) return false;
+        if (!this.isPattern(t, f)) return this.evalTerm(t, f, (x) => (equals(x, v) ? k() : false));
+        return this.unifyObject(t.items, v, 0, f, k);
+      }
+      default:
+        return this.evalTerm(t, f, (x) => (equals(x, v) ? k() : false));
+    }
+  }
+
+  private unifyItems(items: Term[], vs: Value[], i: number, f: Frame, k: K): boolean {
+    if (i === items.length) return k();
+    return this.unifyTV(items[i], vs[i], f, () => this.unifyItems(items, vs, i + 1, f, k));
+  }
+
+  private unifyObject(items: [Term, Term][], v: PlainObject | RegoObject, i: number, f: Frame, k: K): boolean {
+    if (i === items.length) return k();
+    const [kt, vt] = items[i];
+    return this.evalTerm(kt, f, (key) => {
+      const x = objGet(v, key);
+      if (x === undefined) return false;
+      return this.unifyTV(vt, x, f, () => this.unifyObject(items, v, i + 1, f, k));
+    });
+  }
+
+  unifyTerms(a: Term, b: Term, f: Frame, k: K): boolean {
+    const pa = this.isPattern(a, f);
+    const pb = this.isPattern(b, f);
+    if (!pb) return this.evalTerm(b, f, (v) => this.unifyTV(a, v, f, k));
+    if (!pa) return this.evalTerm(a, f, (v) => this.unifyTV(b, v, f, k));
+    // both sides have unbound vars: unify element-wise, taking first the pairs with an evaluable side
+    if (a.type === 'array' && b.type === 'array') {
+      if (a.items.length !== b.items.length) return false;
+      return this.unifyPairs(a.items.map((x, i) => [x, b.items[i]] as [Term, Term]), f, k);
+    }
+    if (a.type === 'object' && b.type === 'object') {
+      if (a.items.length !== b.items.length) return false;
+      const pairs: [Term, Term][] = [];
+      for (const [ka, va] of a.items) {
+        const kva = this.keyOf(ka, f);
+        const m = b.items.find(([kb]) => {
+          const kvb = this.keyOf(kb, f);
+          return kva !== undefined && kvb !== undefined && equals(kva, kvb);
+        });
+        if (!m) return false;
+        pairs.push([va, m[1]]);
+      }
+      return this.unifyPairs(pairs, f, k);
+    }
+    return false;
+  }
+
+  private keyOf(t: Term, f: Frame): Value | undefined {
+    if (t.type === 'scalar') return t.value;
+    if (t.type === 'var' && t.slot !== -1) return f[t.slot!];
+    let out: Value | undefined;
+    if (!this.isPattern(t, f)) this.evalTerm(t, f, (v) => ((out = v), true));
+    return out;
+  }
+
+  private unifyPairs(pairs: [Term, Term][], f: Frame, k: K): boolean {
+    if (pairs.length === 0) return k();
+    let idx = pairs.findIndex(([x, y]) => !this.isPattern(x, f) || !this.isPattern(y, f));
+    if (idx < 0) idx = 0;
+    const [x, y] = pairs[idx];
+    const rest = pairs.slice(0, idx).concat(pairs.slice(idx + 1));
+    return this.unifyTerms(x, y, f, () => this.unifyPairs(rest, f, k));
+  }
+}
+
+/**
+ * Rule index for functions: definitions whose first argument is a constant are found by that constant's hash;
+ * the others are always tried. Only built when at least two definitions have constant first arguments.
+ */
+function functionCandidates(node: RuleNode, args: Value[]): Rule[] {
+  if (node.rules.length < 3 || args.length === 0) return node.rules;
+  if (!node.index) {
+    const index = new Map<string, Rule[]>();
+    const rest: Rule[] = [];
+    for (const r of node.rules) {
+      const a = r.head.args![0];
+      if (a.type === 'scalar') {
+        const h = hashKey(a.value);
+        const l = index.get(h);
+        if (l) l.push(r);
+        else index.set(h, [r]);
+      } else rest.push(r);
+    }
+    node.index = index;
+    node.indexRest = rest;
+  }
+  if (node.index.size < 2) return node.rules;
+  const hit = node.index.get(hashKey(args[0]));
+  if (!hit) return node.indexRest!;
+  if (!node.indexRest!.length) return hit;
+  return node.rules.filter((r) => hit.includes(r) || node.indexRest!.includes(r));
+}
+
+// Function memo keys: scalars by value, composites by identity (hashing a large input per call would cost more
+// than evaluating the function; equal-but-distinct composites only miss the cache).
+const ids = new WeakMap<object, number>();
+let nextId = 1;
+function memoKey(args: Value[]): string {
+  let s = '';
+  for (const a of args) {
+    switch (typeof a) {
+      case 'string':
+        s += '\u0000s' + a;
+        break;
+      case 'number':
+      case 'bigint':
+        s += '\u0000n' + String(a);
+        break;
+      case 'boolean':
+        s += a ? '\u0000t' : '\u0000f';
+        break;
+      default:
+        if (a === null) s += '\u0000z';
+        else {
+          let id = ids.get(a as object);
+          if (id === undefined) ids.set(a as object, (id = nextId++));
+          s += '\u0000#' + id;
+        }
+    }
+  }
+  return s;
+}
+
+/** Index into base data: number keys also find string keys (OPA stores data paths as strings). */
+function indexData(v: Value, key: Value): Value | undefined {
+  const x = indexValue(v, key);
+  if (x !== undefined) return x;
+  if (typeof key === 'number' && isObject(v)) return indexValue(v, String(key));
+  if (typeof key === 'string' && Array.isArray(v) && /^(0|[1-9][0-9]*)$/.test(key)) return v[Number(key)];
+  return undefined;
+}
+
+function mergeVirtual(a: Value, b: Value, node: RuleNode, depth = 1, leaf = Infinity): Value {
+  if (isObject(a) && isObject(b)) {
+    const m = new Map<string, [Value, Value]>();
+    for (const [k, v] of objEntries(a)) m.set(hashKey(k), [k, v]);
+    for (const [k, v] of objEntries(b)) {
+      const h = hashKey(k);
+      const prev = m.get(h);
+      if (prev && depth >= leaf && !equals(prev[1], v)) {
+        throw new RegoError('eval_conflict_error', 'object keys must be unique', (node.rules[0] ?? node.defaultRule)?.loc);
+      }
+      m.set(h, [k, prev ? mergeVirtual(prev[1], v, node, depth + 1, leaf) : v]);
+    }
+    return makeObject(m.values());
+  }
+  if (a instanceof RegoSet && b instanceof RegoSet) return new RegoSet([...a, ...b]);
+  if (equals(a, b)) return a;
+  throw new RegoError('eval_conflict_error', 'object keys must be unique', (node.rules[0] ?? node.defaultRule)?.loc);
+}
+
+function mergeBase(virt: Value, base: Value): Value {
+  if (isObject(virt) && isObject(base)) {
+    const m = new Map<string, [Value, Value]>();
+    for (const [k, v] of objEntries(virt)) m.set(hashKey(k), [k, v]);
+    for (const [k, v] of objEntries(base)) {
+      const h = hashKey(k);
+      const prev = m.get(h);
+      m.set(h, [k, prev ? mergeBase(prev[1], v) : v]);
+    }
+    return makeObject(m.values());
+  }
+  return base;
+}
+
+/** Several results of a relation builtin (e.g. walk). */
+export class Multi {
+  constructor(readonly values: Value[]) {}
+}
+
+function memberOf(x: Value, coll: Value): Value {
+  if (typeof coll !== 'object' || coll === null) return false;
+  if (coll instanceof RegoSet) return coll.has(x);
+  if (Array.isArray(coll)) return coll.some((y) => equals(x, y));
+  for (const [, v] of objEntries(coll)) if (equals(x, v)) return true;
+  return false;
+}
+
+function memberWithKey(key: Value, x: Value, coll: Value): Value {
+  if (typeof coll !== 'object' || coll === null) return false;
+  if (coll instanceof RegoSet) return coll.has(x) && equals(key, x);
+  const v = indexValue(coll, key);
+  return v !== undefined && equals(v, x);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Building partial rule values: nested maps keyed by hashKey; leaves are values (object rules) or sets (multi).
+
+type Builder = Map<string, [Value, BuilderNode]>;
+type BuilderNode = { map: Builder } | { value: Value } | { set: RegoSet };
+
+function insertBuilder(root: Builder, keys: Value[], leaf: Value, multi: boolean, rule: Rule, node: RuleNode): void {
+  if (multi && keys.length === 0) {
+    let s = root.get('');
+    if (!s) root.set('', (s = [null, { set: new RegoSet() }]));
+    (s[1] as { set: RegoSet }).set.add(leaf);
+    return;
+  }
+  let m = root;
+  for (let i = 0; i < keys.length; i++) {
+    const h = hashKey(keys[i]);
+    const last = i === keys.length - 1;
+    let e = m.get(h);
+    if (last) {
+      if (multi) {
+        if (!e) m.set(h, (e = [keys[i], { set: new RegoSet() }]));
+        if (!('set' in e[1])) throw new RegoError('eval_conflict_error', `object keys must be unique`, rule.loc);
+        e[1].set.add(leaf);
+      } else {
+        if (e) {
+          if (!('value' in e[1]) || !equals(e[1].value, leaf)) {
+            throw new RegoError('eval_conflict_error', `object keys must be unique`, rule.loc);
+          }
+        } else m.set(h, [keys[i], { value: leaf }]);
+      }
+      return;
+    }
+    if (!e) m.set(h, (e = [keys[i], { map: new Map() }]));
+    if (!('map' in e[1])) throw new RegoError('eval_conflict_error', `object keys must be unique`, rule.loc);
+    m = e[1].map;
+  }
+  void node;
+}
+
+function buildValue(root: Builder, topSet: boolean): Value {
+  if (topSet) return (root.get('')![1] as { set: RegoSet }).set;
+  return buildMap(root);
+}
+
+function buildMap(m: Builder): Value {
+  const entries: [Value, Value][] = [];
+  for (const [k, n] of m.values()) {
+    entries.push([k, 'map' in n ? buildMap(n.map) : 'set' in n ? n.set : n.value]);
+  }
+  return makeObject(entries);
+}
+
+export { setOwn };

@@ -1,0 +1,120 @@
+/**
+ * Public API of the Rego engine: compile(files) -> Bundle; bundle.evaluate(query, opts) / bundle.evalValue(ref).
+ * Values follow the value model in value.ts: JSON input and data are used as they are.
+ */
+import { createHash } from 'crypto';
+import { CompiledPolicy, CompiledQuery, compileModules, CompileOptions } from './compiler/compile';
+import { EvalOptions, Evaluator } from './eval/evaluator';
+import { RegoError, RegoErrors } from './errors';
+import type { Value } from './value';
+import { toJSON } from './value';
+
+export { RegoError, RegoErrors } from './errors';
+export type { Location } from './errors';
+export type { CompileOptions } from './compiler/compile';
+export type { EvalOptions } from './eval/evaluator';
+export type { BuiltinDecl, BuiltinImpl, BuiltinContext, TypeSig } from './builtins/registry';
+export { parseModule, parseQuery, parseTerm } from './parser/parser';
+
+export interface EvaluateOptions {
+  input?: unknown;
+  data?: unknown;
+  nowNs?: bigint;
+  deadlineMs?: number;
+  maxSteps?: number;
+  strictBuiltinErrors?: boolean;
+  builtinImpls?: EvalOptions['builtinImpls'];
+}
+
+export interface EvaluateResult {
+  results: Array<Record<string, unknown>>;
+  prints: string[];
+}
+
+export class Bundle {
+  readonly digest: string;
+  private readonly queries = new Map<string, CompiledQuery>();
+
+  constructor(
+    readonly policy: CompiledPolicy,
+    digest: string,
+  ) {
+    this.digest = digest;
+  }
+
+  /** Compiled query, cached per bundle (queries are compiled against this bundle's functions). */
+  prepare(query: string): CompiledQuery {
+    let q = this.queries.get(query);
+    if (!q) {
+      q = this.policy.compileQuery(query);
+      if (this.queries.size > 1000) this.queries.clear();
+      this.queries.set(query, q);
+    }
+    return q;
+  }
+
+  evaluate(query: string, opts: EvaluateOptions = {}): EvaluateResult {
+    const q = this.prepare(query);
+    const ev = new Evaluator(this.policy, evalOpts(opts));
+    const results = guard(() => ev.query(q));
+    return { results, prints: ev.prints };
+  }
+
+  /** Like evaluate but rows hold Rego values (sets stay RegoSet). */
+  evaluateValues(query: string, opts: EvaluateOptions = {}): { results: Array<Record<string, Value>>; prints: string[] } {
+    const q = this.prepare(query);
+    const ev = new Evaluator(this.policy, evalOpts(opts));
+    return { results: guard(() => ev.queryValues(q)), prints: ev.prints };
+  }
+
+  /** Value of a ref such as `data.policy.allow` (undefined when the document is undefined). */
+  evalValue(ref: string, opts: EvaluateOptions = {}): { value: unknown | undefined; prints: string[] } {
+    const r = this.evaluateValues(`__value__ = ${ref}`, opts);
+    const row = r.results[0];
+    return { value: row ? toJSON(row.__value__) : undefined, prints: r.prints };
+  }
+}
+
+/** Deep recursion (e.g. mutually recursive mocks via `with`) becomes a coded error instead of a crash. */
+function guard<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      throw new RegoError('policy_resource_limit', 'evaluation exceeded the maximum recursion depth');
+    }
+    throw e;
+  }
+}
+
+function evalOpts(o: EvaluateOptions): EvalOptions {
+  return {
+    input: o.input as Value | undefined,
+    data: (o.data ?? {}) as Value,
+    nowNs: o.nowNs,
+    deadlineMs: o.deadlineMs,
+    maxSteps: o.maxSteps,
+    strictBuiltinErrors: o.strictBuiltinErrors,
+    builtinImpls: o.builtinImpls,
+  };
+}
+
+export function bundleDigest(files: Record<string, string>, opts: CompileOptions = {}): string {
+  const h = createHash('sha256');
+  for (const name of Object.keys(files).sort()) {
+    h.update(name).update('\u0000').update(files[name]).update('\u0000');
+  }
+  for (const b of (opts.builtins ?? []).map((x) => x.name).sort()) h.update('builtin:' + b + '\u0000');
+  if (opts.strict) h.update('strict');
+  return h.digest('hex');
+}
+
+/** Compiles a set of Rego files (name -> source). Throws RegoError / RegoErrors. */
+export function compile(files: Record<string, string>, opts: CompileOptions = {}): Bundle {
+  const policy = compileModules(files, opts);
+  return new Bundle(policy, bundleDigest(files, opts));
+}
+
+export function isRegoError(e: unknown): e is RegoError {
+  return e instanceof RegoError || e instanceof RegoErrors;
+}

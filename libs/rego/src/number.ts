@@ -1,0 +1,136 @@
+/**
+ * Number helpers. Rego numbers are JS numbers (float64), with integers outside the safe range held exactly as
+ * bigint. Integer arithmetic stays exact (as OPA's big.Int path does); anything involving a fraction is float64.
+ */
+import { BuiltinError } from './builtins/errors';
+
+export type Num = number | bigint;
+
+/** An integer within the safe range is always a plain number. */
+export function normalize(x: Num): Num {
+  if (typeof x === 'bigint') {
+    return x >= -9007199254740991n && x <= 9007199254740991n ? Number(x) : x;
+  }
+  return x;
+}
+
+export function isInt(x: Num): boolean {
+  return typeof x === 'bigint' || Number.isInteger(x);
+}
+
+/** Exact bigint of an integral number (caller checks isInt). */
+export function toBigInt(x: Num): bigint {
+  return typeof x === 'bigint' ? x : BigInt(x);
+}
+
+export function toFloat(x: Num): number {
+  return typeof x === 'bigint' ? Number(x) : x;
+}
+
+function bothSafeInts(a: Num, b: Num): boolean {
+  return typeof a === 'number' && typeof b === 'number' && Number.isSafeInteger(a) && Number.isSafeInteger(b);
+}
+
+export function add(a: Num, b: Num): Num {
+  if (bothSafeInts(a, b)) {
+    const r = (a as number) + (b as number);
+    return Number.isSafeInteger(r) ? r : normalize(BigInt(a as number) + BigInt(b as number));
+  }
+  if (isInt(a) && isInt(b)) return normalize(toBigInt(a) + toBigInt(b));
+  return toFloat(a) + toFloat(b);
+}
+
+export function sub(a: Num, b: Num): Num {
+  if (bothSafeInts(a, b)) {
+    const r = (a as number) - (b as number);
+    return Number.isSafeInteger(r) ? r : normalize(BigInt(a as number) - BigInt(b as number));
+  }
+  if (isInt(a) && isInt(b)) return normalize(toBigInt(a) - toBigInt(b));
+  return toFloat(a) - toFloat(b);
+}
+
+export function mul(a: Num, b: Num): Num {
+  if (bothSafeInts(a, b)) {
+    const r = (a as number) * (b as number);
+    return Number.isSafeInteger(r) ? (r === 0 ? 0 : r) : normalize(BigInt(a as number) * BigInt(b as number));
+  }
+  if (isInt(a) && isInt(b)) return normalize(toBigInt(a) * toBigInt(b));
+  return toFloat(a) * toFloat(b);
+}
+
+/** Exact when both are integers and the division is exact; float64 otherwise. */
+export function div(a: Num, b: Num): Num {
+  if (b === 0 || b === 0n) throw new BuiltinError('divide by zero');
+  if (isInt(a) && isInt(b)) {
+    const x = toBigInt(a);
+    const y = toBigInt(b);
+    if (x % y === 0n) return normalize(x / y);
+  }
+  const r = toFloat(a) / toFloat(b);
+  return Object.is(r, -0) ? 0 : r;
+}
+
+/** Integer remainder with the dividend's sign (Go's %). */
+export function rem(a: Num, b: Num): Num {
+  if (!isInt(a) || !isInt(b)) throw new BuiltinError('modulo on floating-point number');
+  if (b === 0 || b === 0n) throw new BuiltinError('modulo by zero');
+  if (bothSafeInts(a, b)) {
+    const r = (a as number) % (b as number);
+    return r === 0 ? 0 : r;
+  }
+  return normalize(toBigInt(a) % toBigInt(b));
+}
+
+export function neg(a: Num): Num {
+  if (typeof a === 'bigint') return normalize(-a);
+  return a === 0 ? 0 : -a;
+}
+
+export function compareNum(a: Num, b: Num): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Parses a Rego/JSON number literal. Integers keep exact values (bigint beyond the safe range);
+ * returns undefined for text that is not a valid number.
+ */
+export function parseNumber(text: string): Num | undefined {
+  if (!/^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(text)) return undefined;
+  if (/^-?[0-9]+$/.test(text)) {
+    const n = Number(text);
+    return Number.isSafeInteger(n) ? n : normalize(BigInt(text));
+  }
+  // An exponent form may still be an exact big integer (e.g. 1e20); keep it exact.
+  const n = Number(text);
+  if (!Number.isFinite(n)) return exactFromDecimal(text) ?? n;
+  if (Number.isInteger(n) && !Number.isSafeInteger(n)) return exactFromDecimal(text) ?? n;
+  return n === 0 ? 0 : n;
+}
+
+/** Exact integer value of a decimal text with fraction/exponent, if it is an integer. */
+function exactFromDecimal(text: string): bigint | undefined {
+  const m = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/.exec(text);
+  if (!m) return undefined;
+  const digits = m[2] + (m[3] ?? '');
+  let exp = Number(m[4] ?? '0') - (m[3] ?? '').length;
+  let d = digits.replace(/^0+/, '') || '0';
+  while (exp < 0 && d.endsWith('0')) {
+    d = d.slice(0, -1);
+    exp++;
+  }
+  if (exp < 0) return undefined;
+  if (exp > 100000) return undefined; // refuse absurd sizes
+  const v = BigInt(d + '0'.repeat(exp));
+  return m[1] === '-' ? -v : v;
+}
+
+/** Decimal text as OPA prints numbers: integers in full (no exponent), others shortest round-trip. */
+export function numberToString(x: Num): string {
+  if (typeof x === 'bigint') return x.toString();
+  if (Number.isInteger(x)) return Number.isSafeInteger(x) ? String(x) : BigInt(x).toString();
+  return String(x);
+}
+
+export function isNumOrBig(v: unknown): v is Num {
+  return typeof v === 'number' || typeof v === 'bigint';
+}

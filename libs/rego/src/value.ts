@@ -1,0 +1,523 @@
+/**
+ * Rego value model.
+ *
+ * JSON values (as produced by JSON.parse) are Rego values as-is, so input and data need no conversion pass:
+ *   null / boolean / string  -> JS null / boolean / string
+ *   number                   -> JS number; integers outside the safe range may be JS bigint
+ *   array                    -> JS Array (treated as immutable)
+ *   object (string keys)     -> plain JS object (always read through own-property checks)
+ *   object (any other keys)  -> RegoObject
+ *   set                      -> RegoSet
+ */
+
+export type Value =
+  | null
+  | boolean
+  | number
+  | bigint
+  | string
+  | Value[]
+  | PlainObject
+  | RegoObject
+  | RegoSet;
+
+export interface PlainObject {
+  [key: string]: Value;
+}
+
+export type TypeName = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object' | 'set';
+
+const hasOwnProp = Object.prototype.hasOwnProperty;
+
+/** Own-property check; never trust `o[k]` on plain objects (keys like "constructor" or "__proto__"). */
+export function hasOwn(o: object, k: string): boolean {
+  return hasOwnProp.call(o, k);
+}
+
+/** Object whose keys are not all strings; kept in a Map keyed by the canonical hash of each key. */
+export class RegoObject {
+  readonly map: Map<string, [Value, Value]> = new Map();
+
+  get size(): number {
+    return this.map.size;
+  }
+  get(key: Value): Value | undefined {
+    const e = this.map.get(hashKey(key));
+    return e === undefined ? undefined : e[1];
+  }
+  has(key: Value): boolean {
+    return this.map.has(hashKey(key));
+  }
+  /** Mutates: only use while building a fresh object. */
+  set(key: Value, value: Value): this {
+    this.map.set(hashKey(key), [key, value]);
+    return this;
+  }
+  keys(): Value[] {
+    const out: Value[] = [];
+    for (const e of this.map.values()) out.push(e[0]);
+    return out;
+  }
+  entries(): [Value, Value][] {
+    return Array.from(this.map.values());
+  }
+}
+
+/** Set of values keyed by canonical hash; insertion ordered (use sortedValues for OPA's sorted order). */
+export class RegoSet {
+  readonly map: Map<string, Value> = new Map();
+  /** Cached OPA order; cleared by add(). */
+  private sortedCache?: Value[];
+
+  constructor(values?: Iterable<Value>) {
+    if (values) for (const v of values) this.add(v);
+  }
+  get size(): number {
+    return this.map.size;
+  }
+  /** Mutates: only use while building a fresh set. */
+  add(v: Value): this {
+    const k = hashKey(v);
+    if (!this.map.has(k)) {
+      this.map.set(k, v);
+      this.sortedCache = undefined;
+    }
+    return this;
+  }
+  has(v: Value): boolean {
+    return this.map.has(hashKey(v));
+  }
+  values(): Value[] {
+    return Array.from(this.map.values());
+  }
+  /** Elements in OPA's order (sorted); cached, so do not mutate the returned array. */
+  sorted(): Value[] {
+    if (!this.sortedCache || this.sortedCache.length !== this.map.size) {
+      this.sortedCache = Array.from(this.map.values()).sort(compare);
+    }
+    return this.sortedCache;
+  }
+  [Symbol.iterator](): Iterator<Value> {
+    return this.map.values();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Type predicates
+
+export function typeName(v: Value): TypeName {
+  switch (typeof v) {
+    case 'string':
+      return 'string';
+    case 'number':
+    case 'bigint':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'object':
+      if (v === null) return 'null';
+      if (Array.isArray(v)) return 'array';
+      if (v instanceof RegoSet) return 'set';
+      return 'object';
+    default:
+      throw new TypeError(`not a Rego value: ${typeof v}`);
+  }
+}
+
+export function isNumber(v: unknown): v is number | bigint {
+  return typeof v === 'number' || typeof v === 'bigint';
+}
+
+export function isString(v: unknown): v is string {
+  return typeof v === 'string';
+}
+
+export function isArray(v: unknown): v is Value[] {
+  return Array.isArray(v);
+}
+
+export function isSet(v: unknown): v is RegoSet {
+  return v instanceof RegoSet;
+}
+
+/** Plain object or RegoObject. */
+export function isObject(v: unknown): v is PlainObject | RegoObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof RegoSet);
+}
+
+export function isPlainObject(v: unknown): v is PlainObject {
+  return isObject(v) && !(v instanceof RegoObject);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Object access (works for both plain objects and RegoObject)
+
+export function objGet(o: PlainObject | RegoObject, key: Value): Value | undefined {
+  if (o instanceof RegoObject) return o.get(key);
+  if (typeof key !== 'string') return undefined;
+  return hasOwnProp.call(o, key) ? o[key] : undefined;
+}
+
+export function objHas(o: PlainObject | RegoObject, key: Value): boolean {
+  if (o instanceof RegoObject) return o.has(key);
+  return typeof key === 'string' && hasOwnProp.call(o, key);
+}
+
+export function objKeys(o: PlainObject | RegoObject): Value[] {
+  if (o instanceof RegoObject) return o.keys();
+  return Object.keys(o);
+}
+
+export function objEntries(o: PlainObject | RegoObject): [Value, Value][] {
+  if (o instanceof RegoObject) return o.entries();
+  return Object.entries(o);
+}
+
+export function objSize(o: PlainObject | RegoObject): number {
+  if (o instanceof RegoObject) return o.size;
+  return Object.keys(o).length;
+}
+
+/** Assigns on a fresh plain object; "__proto__" must be defined, not assigned, or it would change the prototype. */
+export function setOwn(o: PlainObject, key: string, value: Value): void {
+  if (key === '__proto__') {
+    Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    o[key] = value;
+  }
+}
+
+/** Builds an object: plain if every key is a string, else a RegoObject. Later duplicates win. */
+export function makeObject(entries: Iterable<[Value, Value]>): PlainObject | RegoObject {
+  const list = Array.isArray(entries) ? (entries as [Value, Value][]) : Array.from(entries);
+  let allStrings = true;
+  for (const [k] of list) {
+    if (typeof k !== 'string') {
+      allStrings = false;
+      break;
+    }
+  }
+  if (allStrings) {
+    const o: PlainObject = {};
+    for (const [k, v] of list) setOwn(o, k as string, v);
+    return o;
+  }
+  const ro = new RegoObject();
+  for (const [k, v] of list) ro.set(k, v);
+  return ro;
+}
+
+export function makeSet(values: Iterable<Value>): RegoSet {
+  return new RegoSet(values);
+}
+
+/** Values of a set in OPA's sorted order (a fresh array). */
+export function sortedValues(s: RegoSet): Value[] {
+  return s.sorted().slice();
+}
+
+/** Keys of an object in OPA's sorted order. */
+export function sortedKeys(o: PlainObject | RegoObject): Value[] {
+  if (o instanceof RegoObject) return o.keys().sort(compare);
+  return Object.keys(o).sort(compareStrings);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Ordering and equality
+
+const TYPE_RANK: Record<TypeName, number> = {
+  null: 0,
+  boolean: 1,
+  number: 2,
+  string: 3,
+  array: 4,
+  object: 5,
+  set: 6,
+};
+
+/**
+ * Strings compare as Go does (UTF-8 bytes, i.e. code point order). JS compares UTF-16 code units, which differs
+ * only when a surrogate meets a code unit in U+E000..U+FFFF, so that case is fixed up.
+ */
+export function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x !== y) {
+      if (x >= 0xd800 && y >= 0xd800) {
+        x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+        y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+      }
+      return x < y ? -1 : 1;
+    }
+  }
+  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+}
+
+/** Mixed number/bigint comparison is exact in JS. */
+export function compareNumbers(a: number | bigint, b: number | bigint): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** OPA's total order: null < boolean < number < string < array < object < set. */
+export function compare(a: Value, b: Value): number {
+  if (a === b) return 0;
+  const ta = typeName(a);
+  const tb = typeName(b);
+  if (ta !== tb) return TYPE_RANK[ta] < TYPE_RANK[tb] ? -1 : 1;
+  switch (ta) {
+    case 'null':
+      return 0;
+    case 'boolean':
+      return a === b ? 0 : a === false ? -1 : 1;
+    case 'number':
+      return compareNumbers(a as number | bigint, b as number | bigint);
+    case 'string':
+      return compareStrings(a as string, b as string);
+    case 'array': {
+      const x = a as Value[];
+      const y = b as Value[];
+      const n = Math.min(x.length, y.length);
+      for (let i = 0; i < n; i++) {
+        const c = compare(x[i], y[i]);
+        if (c !== 0) return c;
+      }
+      return x.length < y.length ? -1 : x.length > y.length ? 1 : 0;
+    }
+    case 'object': {
+      // Objects compare by their sorted keys first, then by the values in key order.
+      const x = a as PlainObject | RegoObject;
+      const y = b as PlainObject | RegoObject;
+      const kx = sortedKeys(x);
+      const ky = sortedKeys(y);
+      const n = Math.min(kx.length, ky.length);
+      for (let i = 0; i < n; i++) {
+        const c = compare(kx[i], ky[i]);
+        if (c !== 0) return c;
+        const cv = compare(objGet(x, kx[i]) as Value, objGet(y, ky[i]) as Value);
+        if (cv !== 0) return cv;
+      }
+      return kx.length < ky.length ? -1 : kx.length > ky.length ? 1 : 0;
+    }
+    case 'set': {
+      const x = sortedValues(a as RegoSet);
+      const y = sortedValues(b as RegoSet);
+      const n = Math.min(x.length, y.length);
+      for (let i = 0; i < n; i++) {
+        const c = compare(x[i], y[i]);
+        if (c !== 0) return c;
+      }
+      return x.length < y.length ? -1 : x.length > y.length ? 1 : 0;
+    }
+  }
+}
+
+export function equals(a: Value, b: Value): boolean {
+  if (a === b) return true;
+  const ta = typeof a;
+  const tb = typeof b;
+  if (ta !== 'object' || tb !== 'object' || a === null || b === null) {
+    // eslint-disable-next-line eqeqeq
+    if ((ta === 'bigint' || ta === 'number') && (tb === 'bigint' || tb === 'number')) return a == b;
+    return false;
+  }
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!equals(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  if (a instanceof RegoSet) {
+    if (!(b instanceof RegoSet) || a.size !== b.size) return false;
+    for (const k of a.map.keys()) if (!b.map.has(k)) return false;
+    return true;
+  }
+  if (b instanceof RegoSet) return false;
+  if (a instanceof RegoObject || b instanceof RegoObject) {
+    const x = a as PlainObject | RegoObject;
+    const y = b as PlainObject | RegoObject;
+    if (objSize(x) !== objSize(y)) return false;
+    for (const [k, v] of objEntries(x)) {
+      const w = objGet(y, k);
+      if (w === undefined || !equals(v, w)) return false;
+    }
+    return true;
+  }
+  const x = a as PlainObject;
+  const y = b as PlainObject;
+  let n = 0;
+  for (const k in x) {
+    if (!hasOwnProp.call(x, k)) continue;
+    n++;
+    if (!hasOwnProp.call(y, k) || !equals(x[k], y[k])) return false;
+  }
+  return n === objSize(y);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Canonical hash keys
+
+/**
+ * Canonical key: equal values give equal strings. A string is its own key (the common case costs nothing) unless
+ * it starts with "\u0000"; every other value's key starts with "\u0000" plus a type letter.
+ */
+export function hashKey(v: Value): string {
+  if (typeof v === 'string') return v.length > 0 && v.charCodeAt(0) === 0 ? '\u0000s' + v : v;
+  return '\u0000' + canon(v);
+}
+
+function numCanon(n: number | bigint): string {
+  if (typeof n === 'bigint') return n.toString();
+  // Integral floats outside the safe range must hash like the equal bigint.
+  if (Number.isInteger(n) && !Number.isSafeInteger(n)) return BigInt(n).toString();
+  return Object.is(n, -0) ? '0' : String(n);
+}
+
+function canon(v: Value): string {
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v);
+    case 'number':
+    case 'bigint':
+      return 'n' + numCanon(v);
+    case 'boolean':
+      return v ? 't' : 'f';
+  }
+  if (v === null) return 'z';
+  if (Array.isArray(v)) {
+    let s = '[';
+    for (let i = 0; i < v.length; i++) s += (i ? ',' : '') + canon(v[i]);
+    return s + ']';
+  }
+  if (v instanceof RegoSet) {
+    const parts = Array.from(v.map.values(), canon).sort();
+    return '<' + parts.join(',') + '>';
+  }
+  const parts = objEntries(v as PlainObject | RegoObject).map(([k, x]) => canon(k) + ':' + canon(x));
+  parts.sort();
+  return '{' + parts.join(',') + '}';
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// JSON conversion
+
+/** JSON input is already a Rego value; only unsafe-integer floats would need care, and those compare exactly. */
+export function fromJSON(x: unknown): Value {
+  return x as Value;
+}
+
+/**
+ * Rego value -> JSON value: sets become sorted arrays, non-string object keys become their JSON text (as OPA
+ * does), bigints become numbers when exact (else stay bigint; use toJSONText for exact text).
+ */
+export function toJSON(v: Value): unknown {
+  switch (typeof v) {
+    case 'bigint': {
+      const n = Number(v);
+      return BigInt(n) === v ? n : v;
+    }
+    case 'object': {
+      if (v === null) return null;
+      if (Array.isArray(v)) {
+        let out: unknown[] | undefined;
+        for (let i = 0; i < v.length; i++) {
+          const c = toJSON(v[i]);
+          if (c !== v[i] && !out) out = v.slice(0, i);
+          if (out) out.push(c);
+        }
+        return out ?? v;
+      }
+      if (v instanceof RegoSet) return sortedValues(v).map(toJSON);
+      if (v instanceof RegoObject) {
+        const o: Record<string, unknown> = {};
+        for (const [k, x] of v.entries()) {
+          const key = typeof k === 'string' ? k : toJSONText(k);
+          setOwn(o as PlainObject, key, toJSON(x) as Value);
+        }
+        return o;
+      }
+      // Plain object: copy only if some nested value changes.
+      let out: Record<string, unknown> | undefined;
+      for (const k in v) {
+        if (!hasOwnProp.call(v, k)) continue;
+        const x = (v as PlainObject)[k];
+        const c = toJSON(x);
+        if (c !== x && !out) {
+          out = {};
+          for (const k2 in v) if (hasOwnProp.call(v, k2)) setOwn(out as PlainObject, k2, (v as PlainObject)[k2]);
+        }
+        if (out) setOwn(out as PlainObject, k, c as Value);
+      }
+      return out ?? v;
+    }
+    default:
+      return v;
+  }
+}
+
+/** Compact JSON text of a Rego value, with object keys sorted as OPA/Go print them and big integers exact. */
+export function toJSONText(v: Value): string {
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v);
+    case 'number':
+      return Number.isFinite(v) ? (Number.isInteger(v) && !Number.isSafeInteger(v) ? BigInt(v).toString() : String(v)) : 'null';
+    case 'bigint':
+      return v.toString();
+    case 'boolean':
+      return v ? 'true' : 'false';
+  }
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return '[' + v.map(toJSONText).join(',') + ']';
+  if (v instanceof RegoSet) return '[' + sortedValues(v).map(toJSONText).join(',') + ']';
+  const o = v as PlainObject | RegoObject;
+  const entries = objEntries(o).map(([k, x]) => [typeof k === 'string' ? k : toJSONText(k), x] as [string, Value]);
+  entries.sort((p, q) => compareStrings(p[0], q[0]));
+  return '{' + entries.map(([k, x]) => JSON.stringify(k) + ':' + toJSONText(x)).join(',') + '}';
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Rego text (as OPA prints terms: print(), sprintf of composites, error messages)
+
+/** Go's strconv.Quote for the printable-ASCII/Unicode cases that matter; control characters use Go escapes. */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '"') out += '\\"';
+    else if (ch === '\\') out += '\\\\';
+    else if (c === 7) out += '\\a';
+    else if (c === 8) out += '\\b';
+    else if (c === 12) out += '\\f';
+    else if (c === 10) out += '\\n';
+    else if (c === 13) out += '\\r';
+    else if (c === 9) out += '\\t';
+    else if (c === 11) out += '\\v';
+    else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
+    else if ((c >= 0x80 && c < 0xa0) || c === 0xad || (c >= 0xd800 && c <= 0xdfff) || c === 0xfffe || c === 0xffff)
+      out += c > 0xffff ? '\\U' + c.toString(16).padStart(8, '0') : '\\u' + c.toString(16).padStart(4, '0');
+    else out += ch;
+  }
+  return out + '"';
+}
+
+/** A Rego value as OPA prints a term: strings quoted, sets `{1, 2}` (empty: `set()`), objects `{"a": 1}`. */
+export function regoString(v: Value): string {
+  switch (typeof v) {
+    case 'string':
+      return goQuote(v);
+    case 'number':
+      return Number.isInteger(v) && !Number.isSafeInteger(v) ? BigInt(v).toString() : String(v);
+    case 'bigint':
+      return v.toString();
+    case 'boolean':
+      return v ? 'true' : 'false';
+  }
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return '[' + v.map(regoString).join(', ') + ']';
+  if (v instanceof RegoSet) return v.size === 0 ? 'set()' : '{' + sortedValues(v).map(regoString).join(', ') + '}';
+  const o = v as PlainObject | RegoObject;
+  return '{' + sortedKeys(o).map((k) => regoString(k) + ': ' + regoString(objGet(o, k) as Value)).join(', ') + '}';
+}
