@@ -137,4 +137,15 @@ describe('authentication and roles', () => {
     const res = await t.http().put(writePath()).set(...bearer(key)).send({ bogus: true });
     expect(res.status).toBe(403);
   });
+
+  it('a beta route answers 403 naming the feature for an org without it, before validating the request', async () => {
+    const moments = (o: string) => `/api/v2/trails/${o}/some-flow/some-trail/moments/not(a)valid@expression`;
+    const res = await t.http().get(moments(org.name)).set(...bearer(org.adminKey));
+    expect(res.status).toBe(403);
+    expect(res.body.message).toContain('trail_moments');
+    expect(res.body.message).toContain(org.name);
+    const enabled = await createOrg(t, { features: ['trail_moments'] });
+    const res2 = await t.http().get(moments(enabled.name)).set(...bearer(enabled.adminKey));
+    expect([400, 404]).toContain(res2.status);
+  });
 });
