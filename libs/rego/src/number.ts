@@ -27,6 +27,22 @@ export function toFloat(x: Num): number {
   return typeof x === 'bigint' ? Number(x) : x;
 }
 
+/**
+ * OPA does float arithmetic in big.Float with a 64-bit mantissa and prints the shortest decimal at that precision,
+ * so sums and products of short decimals come out exact (0.1 + 0.2 is 0.3). In float64 the same result is a few
+ * ulps off; snap it to the short decimal it denotes when one is that close. Results that are genuinely long
+ * (1/3) are left alone.
+ */
+export function snapFloat(r: number): number {
+  if (!Number.isFinite(r) || Number.isInteger(r)) return r;
+  const c = Number(r.toPrecision(15));
+  if (c === r) return r;
+  const digits = c.toExponential().replace(/e.*$/, '').replace(/[-.]/g, '').length;
+  if (digits > 12) return r;
+  const ulp = Math.abs(r) * Number.EPSILON;
+  return Math.abs(c - r) <= 4 * ulp ? c : r;
+}
+
 function bothSafeInts(a: Num, b: Num): boolean {
   return typeof a === 'number' && typeof b === 'number' && Number.isSafeInteger(a) && Number.isSafeInteger(b);
 }
@@ -37,7 +53,7 @@ export function add(a: Num, b: Num): Num {
     return Number.isSafeInteger(r) ? r : normalize(BigInt(a as number) + BigInt(b as number));
   }
   if (isInt(a) && isInt(b)) return normalize(toBigInt(a) + toBigInt(b));
-  return toFloat(a) + toFloat(b);
+  return snapFloat(toFloat(a) + toFloat(b));
 }
 
 export function sub(a: Num, b: Num): Num {
@@ -46,7 +62,7 @@ export function sub(a: Num, b: Num): Num {
     return Number.isSafeInteger(r) ? r : normalize(BigInt(a as number) - BigInt(b as number));
   }
   if (isInt(a) && isInt(b)) return normalize(toBigInt(a) - toBigInt(b));
-  return toFloat(a) - toFloat(b);
+  return snapFloat(toFloat(a) - toFloat(b));
 }
 
 export function mul(a: Num, b: Num): Num {
@@ -55,7 +71,7 @@ export function mul(a: Num, b: Num): Num {
     return Number.isSafeInteger(r) ? (r === 0 ? 0 : r) : normalize(BigInt(a as number) * BigInt(b as number));
   }
   if (isInt(a) && isInt(b)) return normalize(toBigInt(a) * toBigInt(b));
-  return toFloat(a) * toFloat(b);
+  return snapFloat(toFloat(a) * toFloat(b));
 }
 
 /** Exact when both are integers and the division is exact; float64 otherwise. */
@@ -66,7 +82,7 @@ export function div(a: Num, b: Num): Num {
     const y = toBigInt(b);
     if (x % y === 0n) return normalize(x / y);
   }
-  const r = toFloat(a) / toFloat(b);
+  const r = snapFloat(toFloat(a) / toFloat(b));
   return Object.is(r, -0) ? 0 : r;
 }
 
@@ -98,6 +114,7 @@ export function parseNumber(text: string): Num | undefined {
   if (!/^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(text)) return undefined;
   if (/^-?[0-9]+$/.test(text)) {
     const n = Number(text);
+    if (n === 0) return 0; // no negative zero
     return Number.isSafeInteger(n) ? n : normalize(BigInt(text));
   }
   // An exponent form may still be an exact big integer (e.g. 1e20); keep it exact.

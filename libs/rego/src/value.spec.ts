@@ -38,6 +38,9 @@ describe('value model', () => {
 
   it('compares strings in code point order (as Go bytes)', () => {
     expect(compare('\uffff', '\u{1F600}')).toBe(-1);
+    expect(compare('a\u{1F600}', 'a\uffff')).toBe(1);
+    expect(compare('\ue000', '\ud7ff')).toBe(1);
+    expect(['\u{1F600}', '\uffff', 'z'].sort(compare)).toEqual(['z', '\uffff', '\u{1F600}']);
     expect(compare('b', 'a')).toBe(1);
   });
 

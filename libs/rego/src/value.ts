@@ -93,7 +93,7 @@ export class RegoSet {
   /** Elements in OPA's order (sorted); cached, so do not mutate the returned array. */
   sorted(): Value[] {
     if (!this.sortedCache || this.sortedCache.length !== this.map.size) {
-      this.sortedCache = Array.from(this.map.values()).sort(compare);
+      this.sortedCache = sortValues(Array.from(this.map.values()));
     }
     return this.sortedCache;
   }
@@ -211,15 +211,44 @@ export function makeSet(values: Iterable<Value>): RegoSet {
   return new RegoSet(values);
 }
 
+/** Sorts in place in OPA's order; all-string arrays use the (faster) native sort when it agrees. */
+export function sortValues(vs: Value[]): Value[] {
+  let strings = true;
+  for (let i = 0; i < vs.length && strings; i++) {
+    const v = vs[i];
+    if (typeof v !== 'string' || SURROGATE.test(v)) strings = false;
+  }
+  return strings ? (vs as string[]).sort() : vs.sort(compare);
+}
+
 /** Values of a set in OPA's sorted order (a fresh array). */
 export function sortedValues(s: RegoSet): Value[] {
   return s.sorted().slice();
 }
 
-/** Keys of an object in OPA's sorted order. */
+const sortedKeyCache = new WeakMap<object, Value[]>();
+
+/**
+ * Keys of an object in OPA's order (sorted), which is also the order OPA iterates objects in. Cached per object
+ * (values are immutable), so do not mutate the returned array.
+ */
 export function sortedKeys(o: PlainObject | RegoObject): Value[] {
-  if (o instanceof RegoObject) return o.keys().sort(compare);
-  return Object.keys(o).sort(compareStrings);
+  const hit = sortedKeyCache.get(o);
+  if (hit) return hit;
+  const keys = o instanceof RegoObject ? o.keys().sort(compare) : sortStringKeys(Object.keys(o));
+  if (keys.length > 4) sortedKeyCache.set(o, keys);
+  return keys;
+}
+
+/** Code point order; plain UTF-16 order agrees unless a key holds surrogates. */
+function sortStringKeys(keys: string[]): string[] {
+  for (const k of keys) {
+    for (let i = 0; i < k.length; i++) {
+      const c = k.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdfff) return keys.sort(compareStrings);
+    }
+  }
+  return keys.sort();
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -235,12 +264,21 @@ const TYPE_RANK: Record<TypeName, number> = {
   set: 6,
 };
 
+const UPPER_BMP = /[\ue000-\uffff]/;
+const SURROGATE = /[\ud800-\udfff]/;
+
 /**
  * Strings compare as Go does (UTF-8 bytes, i.e. code point order). JS compares UTF-16 code units, which differs
- * only when a surrogate meets a code unit in U+E000..U+FFFF, so that case is fixed up.
+ * only when, at the first difference, a surrogate (U+D800..DFFF) meets a unit in U+E000..U+FFFF: the native
+ * result can only be wrong if the "greater" string holds such a unit and the other a surrogate.
  */
 export function compareStrings(a: string, b: string): number {
   if (a === b) return 0;
+  if (a < b) return UPPER_BMP.test(b) && SURROGATE.test(a) ? compareCodePoints(a, b) : -1;
+  return UPPER_BMP.test(a) && SURROGATE.test(b) ? compareCodePoints(a, b) : 1;
+}
+
+function compareCodePoints(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     let x = a.charCodeAt(i);
@@ -253,7 +291,7 @@ export function compareStrings(a: string, b: string): number {
       return x < y ? -1 : 1;
     }
   }
-  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+  return a.length < b.length ? -1 : 1;
 }
 
 /** Mixed number/bigint comparison is exact in JS. */
@@ -264,6 +302,11 @@ export function compareNumbers(a: number | bigint, b: number | bigint): number {
 /** OPA's total order: null < boolean < number < string < array < object < set. */
 export function compare(a: Value, b: Value): number {
   if (a === b) return 0;
+  // fast paths for the common scalar cases
+  const pa = typeof a;
+  const pb = typeof b;
+  if (pa === 'string' && pb === 'string') return compareStrings(a as string, b as string);
+  if ((pa === 'number' || pa === 'bigint') && (pb === 'number' || pb === 'bigint')) return a! < b! ? -1 : a! > b! ? 1 : 0;
   const ta = typeName(a);
   const tb = typeName(b);
   if (ta !== tb) return TYPE_RANK[ta] < TYPE_RANK[tb] ? -1 : 1;

@@ -83,6 +83,8 @@ export interface CompIndex {
 
 export interface ArrayCompTerm {
   type: 'arraycomp';
+  /** compiler: the array only feeds an order-insensitive builtin (count, sum, ...), so order need not be kept */
+  unordered?: boolean;
   /** compiler: slots local to this comprehension */
   locals?: number[];
   index?: CompIndex;

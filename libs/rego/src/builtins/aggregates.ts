@@ -1,5 +1,5 @@
 /** Aggregates over collections: count, sum, product, max, min, sort, any, all. */
-import { Value, RegoSet, isObject, objSize, compare, typeName } from '../value';
+import { Value, RegoSet, isObject, objSize, compare, typeName, sortValues } from '../value';
 import * as N from '../number';
 import type { BuiltinImpl } from './registry';
 import { BuiltinTypeError } from './errors';
@@ -47,7 +47,7 @@ export const AGGREGATES: Record<string, BuiltinImpl> = {
   },
   max: (args) => extreme(args, 1),
   min: (args) => extreme(args, -1),
-  sort: (args) => arrOrSet(args, 0, oneOf('array', 'set')).slice().sort(compare),
+  sort: (args) => sortValues(arrOrSet(args, 0, oneOf('array', 'set')).slice()),
   any: (args) => arrOrSet(args, 0, oneOf('array', 'set')).some((x) => x === true),
   all: (args) => arrOrSet(args, 0, oneOf('array', 'set')).every((x) => x === true),
 };

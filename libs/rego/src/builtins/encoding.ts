@@ -1,6 +1,7 @@
 /** Encodings: base64, base64url, hex, urlquery, json, yaml. Decoded bytes become Go-style strings. */
 import YAML from 'yaml';
 import { Value, RegoSet, objEntries, compareStrings, makeObject } from '../value';
+import * as N from '../number';
 import type { BuiltinImpl } from './registry';
 import { BuiltinError, BuiltinTypeError } from './errors';
 import { str, obj } from './operands';
@@ -119,9 +120,20 @@ function hexDecode(s: string): string {
   return decodeUtf8Go(Buffer.from(s, 'hex'));
 }
 
+/**
+ * OPA reads YAML with go-yaml v2, i.e. YAML 1.1 (yes/no/on/off are booleans, 010 is octal); timestamps stay
+ * strings as they do when decoding into interface{}.
+ */
+const YAML_PARSE_OPTIONS = {
+  version: '1.1' as const,
+  uniqueKeys: false,
+  intAsBigInt: true,
+  customTags: (tags: YAML.Tags) => tags.filter((t) => (t as { tag?: string }).tag !== 'tag:yaml.org,2002:timestamp'),
+};
+
 /** YAML -> JSON-compatible value, as ghodss/yaml does (keys become strings). */
 export function yamlToValue(text: string): Value {
-  const docs = YAML.parseAllDocuments(text, { uniqueKeys: false });
+  const docs = YAML.parseAllDocuments(text, YAML_PARSE_OPTIONS);
   const list = Array.isArray(docs) ? docs : [docs];
   if (list.length === 0) return null;
   const doc = list[0];
@@ -136,7 +148,8 @@ function jsonify(x: unknown): Value {
     if (!Number.isFinite(x)) throw new BuiltinError('yaml: non-finite number');
     return x;
   }
-  if (typeof x === 'bigint' || typeof x === 'string' || typeof x === 'boolean') return x;
+  if (typeof x === 'bigint') return N.normalize(x);
+  if (typeof x === 'string' || typeof x === 'boolean') return x;
   if (x instanceof Date) return x.toISOString();
   if (Array.isArray(x)) return x.map(jsonify);
   if (x instanceof Set) return Array.from(x, jsonify);
@@ -154,7 +167,7 @@ function jsonify(x: unknown): Value {
 /** JSON value -> YAML text with sorted keys, in go-yaml's layout (sequences not indented under keys). */
 export function valueToYAML(v: Value): string {
   const js = JSON.parse(marshalJSON(v, undefined, '', false));
-  return YAML.stringify(js, { sortMapEntries: true, indentSeq: false, lineWidth: 0 });
+  return YAML.stringify(js, { version: '1.1', sortMapEntries: true, indentSeq: false, lineWidth: 0 });
 }
 
 function marshalWithOptions(v: Value, optsV: Value): string {

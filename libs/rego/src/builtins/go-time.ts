@@ -374,7 +374,6 @@ export function parseTime(layout: string, value: string, defaultZone: Zone = UTC
   let pmSet = false;
   let amSet = false;
   let zoneOffset: number | undefined;
-  let zoneName: string | undefined;
 
   const num = (fixed: boolean, min = 1, max = 2): number => {
     const m = new RegExp(`^\\d{${fixed ? max : min},${max}}`).exec(v);
@@ -507,14 +506,12 @@ export function parseTime(layout: string, value: string, defaultZone: Zone = UTC
         }
         case 'MST': {
           if (v.startsWith('UTC')) {
-            zoneName = 'UTC';
             zoneOffset = 0;
             v = v.slice(3);
             break;
           }
           const m = /^(GMT[+-]\d{1,2}|[A-Z]{3,5}|[+-]\d{2,4})/.exec(v);
           if (!m) throw new ParseFail();
-          zoneName = m[0];
           const g = /^GMT([+-])(\d{1,2})$/.exec(m[0]);
           zoneOffset = g ? (g[1] === '-' ? -1 : 1) * Number(g[2]) * 3600 : 0;
           v = v.slice(m[0].length);
@@ -525,7 +522,6 @@ export function parseTime(layout: string, value: string, defaultZone: Zone = UTC
           if (std.startsWith('Z') && v[0] === 'Z') {
             v = v.slice(1);
             zoneOffset = 0;
-            zoneName = 'UTC';
             break;
           }
           const kind = std.replace(/^Z/, '-');

@@ -1,21 +1,46 @@
 /** walk (relation), graph.reachable and graph.reachable_paths. */
-import { Value, PlainObject, RegoObject, RegoSet, isObject, objEntries, objGet, makeSet } from '../value';
+import { Value, PlainObject, RegoObject, RegoSet, objGet, makeSet } from '../value';
 import type { BuiltinImpl } from './registry';
 import { obj, typeErr } from './operands';
 
 /**
  * Every [path, value] pair under v, parents before children (the root first, with path []).
- * Sets use their elements as path keys; arrays their indices.
+ * Sets use their elements as path keys (in OPA order); arrays their indices.
  */
-export function* walkPairs(v: Value, path: Value[] = []): Generator<[Value[], Value]> {
-  yield [path, v];
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) yield* walkPairs(v[i], [...path, i]);
-  } else if (v instanceof RegoSet) {
-    for (const x of v.sorted()) yield* walkPairs(x, [...path, x]);
-  } else if (isObject(v)) {
-    for (const [k, x] of objEntries(v)) yield* walkPairs(x, [...path, k]);
-  }
+export function walkPairs(v: Value): Array<[Value[], Value]> {
+  const out: Array<[Value[], Value]> = [];
+  const rec = (x: Value, path: Value[]): void => {
+    out.push([path, x]);
+    if (typeof x !== 'object' || x === null) return;
+    if (Array.isArray(x)) {
+      for (let i = 0; i < x.length; i++) {
+        const p = path.slice();
+        p.push(i);
+        rec(x[i], p);
+      }
+    } else if (x instanceof RegoSet) {
+      for (const e of x.sorted()) {
+        const p = path.slice();
+        p.push(e);
+        rec(e, p);
+      }
+    } else if (x instanceof RegoObject) {
+      for (const [k, e] of x.entries()) {
+        const p = path.slice();
+        p.push(k);
+        rec(e, p);
+      }
+    } else {
+      for (const k in x) {
+        if (!Object.prototype.hasOwnProperty.call(x, k)) continue;
+        const p = path.slice();
+        p.push(k);
+        rec((x as PlainObject)[k], p);
+      }
+    }
+  };
+  rec(v, []);
+  return out;
 }
 
 /** Edges of a node: array or set elements; anything else counts as no edges. */
@@ -53,7 +78,7 @@ function buildPaths(g: PlainObject | RegoObject, root: Value, path: Value[], rea
 
 export const GRAPH: Record<string, BuiltinImpl> = {
   /** Relation: returns all [path, value] outputs as an array; the evaluator iterates them (see walkPairs). */
-  walk: ([v]) => Array.from(walkPairs(v), ([p, x]) => [p, x] as Value),
+  walk: ([v]) => walkPairs(v) as unknown as Value[],
   'graph.reachable': (args) => {
     const g = obj(args, 0);
     const reached = new RegoSet();

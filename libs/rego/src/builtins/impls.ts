@@ -23,6 +23,7 @@ import { JWT } from './jwt';
 import { MISC } from './misc';
 import { JSON_SCHEMA } from './json-schema';
 import { X509 } from './x509';
+import { AWS } from './aws';
 
 export const IMPLS: Record<string, BuiltinImpl> = Object.assign(
   Object.create(null),
@@ -49,4 +50,5 @@ export const IMPLS: Record<string, BuiltinImpl> = Object.assign(
   MISC,
   JSON_SCHEMA,
   X509,
+  AWS,
 );

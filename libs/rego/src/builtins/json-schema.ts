@@ -22,6 +22,7 @@ interface Sub {
   refSchema?: Sub;
   types: string[];
   properties: Array<[string, Sub]>;
+  propertyMap: Map<string, Sub>;
   patternProperties: Array<[string, Sub]>;
   additionalProperties?: boolean | Sub;
   required: string[];
@@ -47,6 +48,7 @@ interface Sub {
   exclusiveMinimum?: number;
   constText?: string;
   enumTexts?: string[];
+  enumSet?: Set<string>;
   anyOf: Sub[];
   oneOf: Sub[];
   allOf: Sub[];
@@ -139,6 +141,7 @@ class Compiler {
     const s: Sub = {
       types: [],
       properties: [],
+      propertyMap: new Map(),
       patternProperties: [],
       required: [],
       dependencies: new Map(),
@@ -156,6 +159,12 @@ class Compiler {
     const o = v as PlainObject;
     const get = (k: string) => objGet(o, k);
 
+    // Definitions are checked even when nothing references them, as gojsonschema parses them eagerly.
+    const defs = get('definitions');
+    if (defs !== undefined) {
+      if (!isObject(defs)) throw new SchemaError('definitions must be of an object');
+      for (const [, d] of objEntries(defs)) this.sub(d as Value);
+    }
     const ref = get('$ref');
     if (ref !== undefined) {
       if (typeof ref !== 'string') throw new SchemaError('$ref must be of type string');
@@ -178,7 +187,11 @@ class Compiler {
     const props = get('properties');
     if (props !== undefined) {
       if (!isObject(props)) throw new SchemaError('properties must be of an object');
-      for (const k of (objKeys(props) as string[]).sort(compareStrings)) s.properties.push([k, this.sub(objGet(props, k) as Value)]);
+      for (const k of (objKeys(props) as string[]).sort(compareStrings)) {
+        const ps = this.sub(objGet(props, k) as Value);
+        s.properties.push([k, ps]);
+        s.propertyMap.set(k, ps);
+      }
     }
     const pprops = get('patternProperties');
     if (pprops !== undefined) {
@@ -287,6 +300,7 @@ class Compiler {
       const texts = e.map(canonText);
       if (new Set(texts).size !== texts.length) throw new SchemaError('enum items must be unique');
       s.enumTexts = texts;
+      s.enumSet = new Set(texts);
     }
     const list = (k: string): Sub[] => {
       const x = get(k);
@@ -320,10 +334,22 @@ interface Err {
   desc: string;
 }
 
+/** Path of the value being validated, as a linked list so descending costs no copying. */
+interface Ctx {
+  parent?: Ctx;
+  key: string;
+}
+
+const ROOT: Ctx | undefined = undefined;
+
+function child(ctx: Ctx | undefined, key: string): Ctx {
+  return { parent: ctx, key };
+}
+
 class Result {
   errors: Err[] = [];
   score = 0;
-  add(type: string, ctx: string[], desc: string) {
+  add(type: string, ctx: Ctx | undefined, desc: string) {
     this.errors.push({ type, field: fieldOf(ctx), desc });
     this.score -= 2;
   }
@@ -336,8 +362,11 @@ class Result {
   }
 }
 
-function fieldOf(ctx: string[]): string {
-  return ctx.length === 0 ? '(root)' : ctx.join('.');
+function fieldOf(ctx: Ctx | undefined): string {
+  if (!ctx) return '(root)';
+  const parts: string[] = [];
+  for (let c: Ctx | undefined = ctx; c; c = c.parent) parts.push(c.key);
+  return parts.reverse().join('.');
 }
 
 /** big.Float's %v (Text 'g', 10 significant digits). */
@@ -358,13 +387,13 @@ function kindOf(v: Value): string {
   return 'object';
 }
 
-function sub(s: Sub, v: Value, ctx: string[]): Result {
+function sub(s: Sub, v: Value, ctx: Ctx | undefined): Result {
   const r = new Result();
   validate(s, v, r, ctx);
   return r;
 }
 
-function validate(s: Sub, v: Value, r: Result, ctx: string[]): void {
+function validate(s: Sub, v: Value, r: Result, ctx: Ctx | undefined): void {
   if (s.pass !== undefined) {
     if (!s.pass) r.add('false', ctx, 'False always fails validation');
     return;
@@ -391,7 +420,7 @@ function validate(s: Sub, v: Value, r: Result, ctx: string[]): void {
     validateCommon(s, v, r, ctx);
     for (const [k, ps] of s.properties) {
       const x = objGet(v as PlainObject, k);
-      if (x !== undefined) validate(ps, x, r, [...ctx, k]);
+      if (x !== undefined) validate(ps, x, r, child(ctx, k));
     }
   } else {
     if (kind === 'integer' || kind === 'number') validateNumber(s, v as N.Num, r, ctx);
@@ -401,7 +430,7 @@ function validate(s: Sub, v: Value, r: Result, ctx: string[]): void {
   r.score++;
 }
 
-function validateSchema(s: Sub, v: Value, r: Result, ctx: string[]): void {
+function validateSchema(s: Sub, v: Value, r: Result, ctx: Ctx | undefined): void {
   if (s.anyOf.length) {
     let ok = false;
     let best: Result | undefined;
@@ -468,11 +497,11 @@ function validateSchema(s: Sub, v: Value, r: Result, ctx: string[]): void {
   r.score++;
 }
 
-function validateCommon(s: Sub, v: Value, r: Result, ctx: string[]): void {
+function validateCommon(s: Sub, v: Value, r: Result, ctx: Ctx | undefined): void {
   if (s.constText !== undefined && canonText(v) !== s.constText) {
     r.add('const', ctx, `${fieldOf(ctx)} does not match: ${s.constText}`);
   }
-  if (s.enumTexts !== undefined && !s.enumTexts.includes(canonText(v))) {
+  if (s.enumTexts !== undefined && !s.enumSet!.has(canonText(v))) {
     const allowed = s.enumTexts.length ? s.enumTexts.join(', ') : '(none)';
     r.add('enum', ctx, `${fieldOf(ctx)} must be one of the following: ${allowed}`);
   }
@@ -482,17 +511,18 @@ function validateCommon(s: Sub, v: Value, r: Result, ctx: string[]): void {
   r.score++;
 }
 
-function validateArray(s: Sub, arr: Value[], r: Result, ctx: string[]): void {
+function validateArray(s: Sub, arr: Value[], r: Result, ctx: Ctx | undefined): void {
   const n = arr.length;
+  // Validating straight into r equals validating into a fresh result and merging it (same errors, same score).
   if (s.items) {
-    for (let i = 0; i < n; i++) r.merge(sub(s.items, arr[i], [...ctx, String(i)]));
+    for (let i = 0; i < n; i++) validate(s.items, arr[i], r, child(ctx, String(i)));
   } else if (s.itemsList && s.itemsList.length) {
     const m = s.itemsList.length;
-    for (let i = 0; i < m && i < n; i++) r.merge(sub(s.itemsList[i], arr[i], [...ctx, String(i)]));
+    for (let i = 0; i < m && i < n; i++) validate(s.itemsList[i], arr[i], r, child(ctx, String(i)));
     if (m < n) {
       if (s.additionalItems === false) r.add('array_no_additional_items', ctx, 'No additional items allowed on array');
       else if (s.additionalItems && typeof s.additionalItems === 'object') {
-        for (let i = m; i < n; i++) r.merge(sub(s.additionalItems, arr[i], [...ctx, String(i)]));
+        for (let i = m; i < n; i++) validate(s.additionalItems, arr[i], r, child(ctx, String(i)));
       }
     }
   }
@@ -511,7 +541,7 @@ function validateArray(s: Sub, arr: Value[], r: Result, ctx: string[]): void {
     let ok = false;
     let best: Result | undefined;
     for (let i = 0; i < n; i++) {
-      const res = sub(s.contains, arr[i], [...ctx, String(i)]);
+      const res = sub(s.contains, arr[i], child(ctx, String(i)));
       if (res.valid) {
         ok = true;
         break;
@@ -526,8 +556,14 @@ function validateArray(s: Sub, arr: Value[], r: Result, ctx: string[]): void {
   r.score++;
 }
 
-function validateObject(s: Sub, o: PlainObject, r: Result, ctx: string[]): void {
-  const keys = (objKeys(o) as string[]).sort(compareStrings);
+function validateObject(s: Sub, o: PlainObject, r: Result, ctx: Ctx | undefined): void {
+  const needKeys =
+    s.minProperties !== undefined ||
+    s.maxProperties !== undefined ||
+    s.patternProperties.length > 0 ||
+    s.additionalProperties !== undefined ||
+    s.propertyNames !== undefined;
+  const keys = needKeys ? (objKeys(o) as string[]).sort(compareStrings) : [];
   if (s.minProperties !== undefined && keys.length < s.minProperties) {
     r.add('array_min_properties', ctx, `Must have at least ${s.minProperties} properties`);
   }
@@ -538,20 +574,22 @@ function validateObject(s: Sub, o: PlainObject, r: Result, ctx: string[]): void 
     if (objGet(o, req) !== undefined) r.score++;
     else r.add('required', ctx, `${req} is required`);
   }
-  for (const k of keys) {
-    const found = s.properties.some(([p]) => p === k);
-    let pp = false;
-    for (const [pat, ps] of s.patternProperties) {
-      if (compileRegex(pat).test(k)) {
-        pp = true;
-        r.merge(sub(ps, objGet(o, k) as Value, [...ctx, k]));
+  if (s.patternProperties.length > 0 || s.additionalProperties !== undefined) {
+    for (const k of keys) {
+      const found = s.propertyMap.has(k);
+      let pp = false;
+      for (const [pat, ps] of s.patternProperties) {
+        if (compileRegex(pat).test(k)) {
+          pp = true;
+          validate(ps, objGet(o, k) as Value, r, child(ctx, k));
+        }
       }
-    }
-    if (pp) r.score++;
-    if (!found && !pp) {
-      if (s.additionalProperties === false) r.add('additional_property_not_allowed', ctx, `Additional property ${k} is not allowed`);
-      else if (s.additionalProperties && typeof s.additionalProperties === 'object') {
-        r.merge(sub(s.additionalProperties, objGet(o, k) as Value, [...ctx, k]));
+      if (pp) r.score++;
+      if (!found && !pp) {
+        if (s.additionalProperties === false) r.add('additional_property_not_allowed', ctx, `Additional property ${k} is not allowed`);
+        else if (s.additionalProperties && typeof s.additionalProperties === 'object') {
+          validate(s.additionalProperties, objGet(o, k) as Value, r, child(ctx, k));
+        }
       }
     }
   }
@@ -567,7 +605,7 @@ function validateObject(s: Sub, o: PlainObject, r: Result, ctx: string[]): void 
   r.score++;
 }
 
-function validateString(s: Sub, v: string, r: Result, ctx: string[]): void {
+function validateString(s: Sub, v: string, r: Result, ctx: Ctx | undefined): void {
   if (s.minLength !== undefined || s.maxLength !== undefined) {
     const len = runeCount(v);
     if (s.minLength !== undefined && len < s.minLength) r.add('string_gte', ctx, `String length must be greater than or equal to ${s.minLength}`);
@@ -586,7 +624,7 @@ function isMultiple(v: number, m: number): boolean {
   return Math.abs(q - Math.round(q)) < 1e-9 * Math.max(1, Math.abs(q));
 }
 
-function validateNumber(s: Sub, n: N.Num, r: Result, ctx: string[]): void {
+function validateNumber(s: Sub, n: N.Num, r: Result, ctx: Ctx | undefined): void {
   const x = N.toFloat(n);
   if (s.multipleOf !== undefined && !isMultiple(x, s.multipleOf)) r.add('multiple_of', ctx, `Must be a multiple of ${bigFloatText(s.multipleOf)}`);
   if (s.maximum !== undefined && x > s.maximum) r.add('number_lte', ctx, `Must be less than or equal to ${bigFloatText(s.maximum)}`);
@@ -666,7 +704,7 @@ export const JSON_SCHEMA: Record<string, BuiltinImpl> = {
       throw e;
     }
     const r = new Result();
-    validate(s, d, r, []);
+    validate(s, d, r, ROOT);
     const errors = r.errors.map((e) =>
       makeObject([
         ['error', `${e.field}: ${e.desc}`],

@@ -2,24 +2,44 @@
  * JSON text as OPA produces and reads it: Go's encoding/json output (sorted keys, HTML-safe escapes, sets as
  * arrays, exact big integers) and a parser that keeps big integers exact.
  */
-import { Value, PlainObject, RegoSet, objEntries, setOwn, compareStrings, toJSONText, sortedValues } from '../value';
+import { Value, PlainObject, RegoObject, RegoSet, objEntries, setOwn, compareStrings, toJSONText } from '../value';
 import { numberToString, parseNumber } from '../number';
 import { BuiltinError } from './errors';
 
+const NEEDS_GO_ESCAPE = /[<>&\u2028\u2029]/;
+
 /** Go's json string encoding: escapes <, >, & and U+2028/2029 as \u00XX like encoding/json does by default. */
 export function goJSONString(s: string, escapeHTML = true): string {
-  let out = JSON.stringify(s);
-  if (escapeHTML) out = out.replace(/[<>&]/g, (c) => '\\u00' + c.charCodeAt(0).toString(16));
-  return out.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const out = JSON.stringify(s);
+  if (!NEEDS_GO_ESCAPE.test(out)) return out;
+  return out.replace(/[<>&\u2028\u2029]/g, (c) =>
+    c === '<' || c === '>' || c === '&'
+      ? escapeHTML
+        ? '\\u00' + c.charCodeAt(0).toString(16)
+        : c
+      : '\\u' + c.charCodeAt(0).toString(16),
+  );
 }
 
 function keyText(k: Value): string {
   return typeof k === 'string' ? k : toJSONText(k);
 }
 
+/** Sort keys in Go's byte order; plain UTF-16 order is the same unless a key has surrogates. */
+function sortKeys(keys: string[]): string[] {
+  let astral = false;
+  for (const k of keys) if (/[\ud800-\udfff]/.test(k)) astral = true;
+  return astral ? keys.sort(compareStrings) : keys.sort();
+}
+
 /** Go json.MarshalIndent-style output; indent undefined means compact. */
 export function marshalJSON(v: Value, indent?: string, prefix = '', escapeHTML = true): string {
-  const nl = (depth: number) => (indent === undefined ? '' : '\n' + prefix + indent.repeat(depth));
+  if (indent === undefined) {
+    const parts: string[] = [prefix];
+    compact(v, parts, escapeHTML);
+    return parts.join('');
+  }
+  const nl = (depth: number) => '\n' + prefix + indent.repeat(depth);
   const rec = (x: Value, depth: number): string => {
     switch (typeof x) {
       case 'string':
@@ -35,15 +55,14 @@ export function marshalJSON(v: Value, indent?: string, prefix = '', escapeHTML =
     let open: string;
     let close: string;
     if (Array.isArray(x) || x instanceof RegoSet) {
-      const xs = Array.isArray(x) ? x : sortedValues(x);
+      const xs = Array.isArray(x) ? x : x.sorted();
       items = xs.map((e) => rec(e, depth + 1));
       open = '[';
       close = ']';
     } else {
-      const entries = objEntries(x as PlainObject).map(([k, e]) => [keyText(k), e] as [string, Value]);
-      entries.sort((a, b) => compareStrings(a[0], b[0]));
-      const sep = indent === undefined ? ':' : ': ';
-      items = entries.map(([k, e]) => goJSONString(k, escapeHTML) + sep + rec(e, depth + 1));
+      const byKey = new Map<string, Value>();
+      for (const [k, e] of objEntries(x as PlainObject)) byKey.set(keyText(k), e);
+      items = sortKeys(Array.from(byKey.keys())).map((k) => goJSONString(k, escapeHTML) + ': ' + rec(byKey.get(k) as Value, depth + 1));
       open = '{';
       close = '}';
     }
@@ -53,16 +72,75 @@ export function marshalJSON(v: Value, indent?: string, prefix = '', escapeHTML =
   return prefix + rec(v, 0);
 }
 
+function compact(x: Value, out: string[], escapeHTML: boolean): void {
+  switch (typeof x) {
+    case 'string':
+      out.push(goJSONString(x, escapeHTML));
+      return;
+    case 'number':
+    case 'bigint':
+      out.push(numberToString(x));
+      return;
+    case 'boolean':
+      out.push(x ? 'true' : 'false');
+      return;
+  }
+  if (x === null) {
+    out.push('null');
+    return;
+  }
+  if (Array.isArray(x) || x instanceof RegoSet) {
+    const xs = Array.isArray(x) ? x : x.sorted();
+    out.push('[');
+    for (let i = 0; i < xs.length; i++) {
+      if (i) out.push(',');
+      compact(xs[i], out, escapeHTML);
+    }
+    out.push(']');
+    return;
+  }
+  if (x instanceof RegoObject) {
+    const byKey = new Map<string, Value>();
+    for (const [k, e] of x.entries()) byKey.set(keyText(k), e);
+    out.push('{');
+    sortKeys(Array.from(byKey.keys())).forEach((k, i) => {
+      if (i) out.push(',');
+      out.push(goJSONString(k, escapeHTML), ':');
+      compact(byKey.get(k) as Value, out, escapeHTML);
+    });
+    out.push('}');
+    return;
+  }
+  const o = x as PlainObject;
+  const keys = sortKeys(Object.keys(o));
+  out.push('{');
+  for (let i = 0; i < keys.length; i++) {
+    if (i) out.push(',');
+    out.push(goJSONString(keys[i], escapeHTML), ':');
+    compact(o[keys[i]], out, escapeHTML);
+  }
+  out.push('}');
+}
+
 /** JSON.parse, but integers beyond 2^53 stay exact (bigint) as OPA keeps them. */
 export function parseJSON(text: string): Value {
-  if (!/\d{16,}/.test(text)) {
-    try {
-      return JSON.parse(text) as Value;
-    } catch (e) {
-      throw new BuiltinError((e as Error).message);
-    }
+  let v: Value;
+  try {
+    v = JSON.parse(text) as Value;
+  } catch (e) {
+    throw new BuiltinError((e as Error).message);
   }
-  return new JSONParser(text).parseTop();
+  // Only a long digit run can be a big integer; re-parse exactly only when one really is a number.
+  if (/\d{16,}/.test(text) && hasUnsafeInteger(v)) return new JSONParser(text).parseTop();
+  return v;
+}
+
+function hasUnsafeInteger(v: Value): boolean {
+  if (typeof v === 'number') return Number.isInteger(v) && !Number.isSafeInteger(v);
+  if (typeof v !== 'object' || v === null) return false;
+  if (Array.isArray(v)) return v.some(hasUnsafeInteger);
+  for (const k in v as PlainObject) if (hasUnsafeInteger((v as PlainObject)[k])) return true;
+  return false;
 }
 
 class JSONParser {

@@ -141,9 +141,9 @@ function verifyWith(name: string): BuiltinImpl {
   };
 }
 
-function numOrUndefined(v: Value | undefined): number | undefined {
+function claimNumber(v: Value | undefined, claim: string): number | undefined {
   if (v === undefined) return undefined;
-  if (!N.isNumOrBig(v)) throw new BuiltinError('claim must be a number');
+  if (!N.isNumOrBig(v)) throw new BuiltinError(`${claim} value must be a number`);
   return N.toFloat(v);
 }
 
@@ -208,11 +208,12 @@ function decodeVerify(jwt: string, constraintsV: Value, ctx: BuiltinContext): Va
   }
   if (t.payload === undefined || !isObject(t.payload)) return invalid;
   const p = t.payload;
-  const now = (timeNs ?? N.toFloat(N.normalize(ctx.nowNs))) / 1e9;
-  const exp = numOrUndefined(objGet(p, 'exp'));
-  if (exp !== undefined && now >= exp) return invalid;
-  const nbf = numOrUndefined(objGet(p, 'nbf'));
-  if (nbf !== undefined && now < nbf) return invalid;
+  // Compare in nanoseconds, as OPA does (exp/nbf are seconds, possibly fractional).
+  const nowNs = timeNs ?? N.toFloat(N.normalize(ctx.nowNs));
+  const exp = claimNumber(objGet(p, 'exp'), 'exp');
+  if (exp !== undefined && nowNs >= exp * 1e9) return invalid;
+  const nbf = claimNumber(objGet(p, 'nbf'), 'nbf');
+  if (nbf !== undefined && nowNs < nbf * 1e9) return invalid;
   if (iss !== undefined && objGet(p, 'iss') !== iss) return invalid;
   const tokAud = objGet(p, 'aud');
   if (aud !== undefined) {

@@ -32,9 +32,10 @@ export function printLines(operands: Value[]): string[][] {
   return rows;
 }
 
-function refuse(name: string, why: string): BuiltinImpl {
+/** The evaluator prefixes the builtin's name: `http.send: not supported: policies cannot reach the network`. */
+function refuse(why: string): BuiltinImpl {
   return () => {
-    throw new BuiltinHaltError(`${name} is not supported: ${why}`);
+    throw new BuiltinHaltError(`not supported: ${why}`);
   };
 }
 
@@ -115,8 +116,15 @@ function unescapePart(p: string, whole: string): string {
 }
 
 export const MISC: Record<string, BuiltinImpl> = {
+  /**
+   * OPA shows trace notes only in explain/trace output, never among print output; notes are kept in the
+   * evaluation cache under "trace" for tools that want to show them.
+   */
   trace: (args, ctx: BuiltinContext) => {
-    ctx.print(str(args, 0));
+    const note = str(args, 0);
+    const notes = (ctx.cache.get('trace') as string[] | undefined) ?? [];
+    notes.push(note);
+    ctx.cache.set('trace', notes);
     return true;
   },
   'internal.print': (args, ctx) => {
@@ -135,7 +143,7 @@ export const MISC: Record<string, BuiltinImpl> = {
   'rego.metadata.chain': (_args, ctx) => (ctx.metadata?.chain ?? []) as Value,
   'rego.metadata.rule': (_args, ctx) => (ctx.metadata?.rule ?? {}) as Value,
   'rego.parse_module': () => {
-    throw new BuiltinError('rego.parse_module is not supported by this engine');
+    throw new BuiltinError('not supported by this engine');
   },
   'uri.parse': (args) => {
     const parts = parseURI(str(args, 0));
@@ -150,14 +158,13 @@ export const MISC: Record<string, BuiltinImpl> = {
       return false;
     }
   },
-  'http.send': refuse('http.send', 'policies cannot reach the network'),
-  'opa.runtime': refuse('opa.runtime', 'policies cannot read the runtime environment'),
-  'net.lookup_ip_addr': refuse('net.lookup_ip_addr', 'policies cannot reach the network'),
-  'providers.aws.sign_req': refuse('providers.aws.sign_req', 'no credentials are available to policies'),
-  'graphql.is_valid': refuse('graphql.is_valid', 'GraphQL builtins are not available in this engine'),
-  'graphql.parse': refuse('graphql.parse', 'GraphQL builtins are not available in this engine'),
-  'graphql.parse_and_verify': refuse('graphql.parse_and_verify', 'GraphQL builtins are not available in this engine'),
-  'graphql.parse_query': refuse('graphql.parse_query', 'GraphQL builtins are not available in this engine'),
-  'graphql.parse_schema': refuse('graphql.parse_schema', 'GraphQL builtins are not available in this engine'),
-  'graphql.schema_is_valid': refuse('graphql.schema_is_valid', 'GraphQL builtins are not available in this engine'),
+  'http.send': refuse('policies cannot reach the network'),
+  'opa.runtime': refuse('policies cannot read the runtime environment'),
+  'net.lookup_ip_addr': refuse('policies cannot reach the network'),
+  'graphql.is_valid': refuse('GraphQL builtins are not available in this engine'),
+  'graphql.parse': refuse('GraphQL builtins are not available in this engine'),
+  'graphql.parse_and_verify': refuse('GraphQL builtins are not available in this engine'),
+  'graphql.parse_query': refuse('GraphQL builtins are not available in this engine'),
+  'graphql.parse_schema': refuse('GraphQL builtins are not available in this engine'),
+  'graphql.schema_is_valid': refuse('GraphQL builtins are not available in this engine'),
 };

@@ -189,6 +189,8 @@ export const NET: Record<string, BuiltinImpl> = {
     if (!items) throw typeErr(1, v, oneOf('array', 'set'));
     const nets: Net[] = items.map((x) => {
       if (typeof x !== 'string') throw new BuiltinTypeError(`operand 1 must be array of strings but got array containing ${typeof x}`);
+      // OPA accepts bare IPv4 addresses (as /32) but wants a prefix length on IPv6 ones.
+      if (!x.includes('/') && x.includes(':')) throw new BuiltinError('IPv6 invalid: needs prefix length');
       return parseNetOrIP(x);
     });
     const out = new RegoSet();

@@ -9,6 +9,7 @@ import * as N from '../number';
 import type { BuiltinImpl, BuiltinContext } from './registry';
 import { BuiltinError } from './errors';
 import { str, obj } from './operands';
+import { certificateExtras, certificateRequest } from './x509-der';
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g;
 
@@ -93,6 +94,12 @@ function sans(alt: string | undefined): { dns: string[]; email: string[]; ip: st
 }
 
 function certObject(c: X509Certificate): Value {
+  let extra: Record<string, Value> = {};
+  try {
+    extra = certificateExtras(c.raw);
+  } catch {
+    extra = {};
+  }
   const s = sans(c.subjectAltName);
   const pk = c.publicKey;
   const alg = pk.asymmetricKeyType;
@@ -105,10 +112,22 @@ function certObject(c: X509Certificate): Value {
   }
   return makeObject([
     ['Raw', c.raw.toString('base64')],
-    ['Version', 3],
-    ['SerialNumber', N.normalize(BigInt('0x' + c.serialNumber))],
-    ['Issuer', pkixName(c.issuer)],
-    ['Subject', pkixName(c.subject)],
+    ['RawTBSCertificate', extra.RawTBSCertificate ?? null],
+    ['RawSubjectPublicKeyInfo', extra.RawSubjectPublicKeyInfo ?? null],
+    ['RawSubject', extra.RawSubject ?? null],
+    ['RawIssuer', extra.RawIssuer ?? null],
+    ['Signature', extra.Signature ?? null],
+    ['SignatureAlgorithm', extra.SignatureAlgorithm ?? 0],
+    ['Version', extra.Version ?? 3],
+    ['SerialNumber', extra.SerialNumber ?? N.normalize(BigInt('0x' + c.serialNumber))],
+    ['Issuer', extra.Issuer ?? pkixName(c.issuer)],
+    ['Subject', extra.Subject ?? pkixName(c.subject)],
+    ['KeyUsage', extra.KeyUsage ?? 0],
+    ['Extensions', extra.Extensions ?? null],
+    ['SubjectKeyId', extra.SubjectKeyId ?? null],
+    ['AuthorityKeyId', extra.AuthorityKeyId ?? null],
+    ['MaxPathLen', extra.MaxPathLen ?? -1],
+    ['MaxPathLenZero', extra.MaxPathLenZero ?? false],
     ['NotBefore', rfc3339(c.validFrom)],
     ['NotAfter', rfc3339(c.validTo)],
     ['PublicKeyAlgorithm', pkAlg],
@@ -225,8 +244,14 @@ export const X509: Record<string, BuiltinImpl> = {
     const ok = verifyChain(certs, nowMs);
     return ok ? [true, certs.map(certObject)] : [false, []];
   },
-  'crypto.x509.parse_certificate_request': () => {
-    throw new BuiltinError('crypto.x509.parse_certificate_request is not supported by this engine');
+  'crypto.x509.parse_certificate_request': (args) => {
+    const b = blocks(str(args, 0)).find((x) => x.type === 'CERTIFICATE REQUEST' || x.type === 'NEW CERTIFICATE REQUEST' || x.type === 'DER');
+    if (!b) throw new BuiltinError('invalid PEM-encoded certificate signing request');
+    try {
+      return certificateRequest(b.der);
+    } catch (e) {
+      throw new BuiltinError(`x509: malformed certificate request: ${(e as Error).message}`);
+    }
   },
   'crypto.x509.parse_rsa_private_key': (args) => {
     const keys = privateKeys(str(args, 0));

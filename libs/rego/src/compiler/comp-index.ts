@@ -84,11 +84,18 @@ function analyse(c: Comp, slotNames: string[]): CompIndex | undefined {
   return { keys, outer, body };
 }
 
+/** Builtins whose result does not depend on the order of an array argument. */
+// (sum and product are left out: float rounding depends on the order of the additions)
+const ORDER_FREE = new Set(['count', 'max', 'min', 'sort', 'all', 'any', 'cast_set', 'internal.member_2']);
+
 /** Annotates eligible comprehensions in the rules' bodies and heads. */
 export function indexComprehensions(rules: Rule[]): void {
   for (const r of rules) {
     const slotNames = r.slotNames ?? [];
     const visit = (t: Term) => {
+      if (t.type === 'call' && t.name && ORDER_FREE.has(t.name)) {
+        for (const a of t.args) if (a.type === 'arraycomp') a.unordered = true;
+      }
       if (isComp(t) && !t.index) {
         const idx = analyse(t, slotNames);
         if (idx) t.index = idx;

@@ -263,60 +263,70 @@ export class Resolver {
     return [head.name, ...rest].join('.');
   }
 
+  /** Resolves a term in place (the parsed AST is used once) and returns it, or its replacement for globals. */
   term(t: Term, scope: Scope): Term {
     switch (t.type) {
       case 'scalar':
         return t;
       case 'var': {
+        if (t.slot !== undefined) return t;
         const slot = scope.lookup(t.name);
-        if (slot !== undefined) return { ...t, slot };
+        if (slot !== undefined) {
+          t.slot = slot;
+          return t;
+        }
         if (this.isGlobal(t.name)) {
           const g = this.globalRef(t.name, t.loc);
           return g.length === 1 ? g[0] : { type: 'ref', terms: g, loc: t.loc };
         }
         // not declared at any level (e.g. head-only var): declare now so safety reports it
-        return { ...t, slot: this.newSlot(scope, t.name) };
+        t.slot = this.newSlot(scope, t.name);
+        return t;
       }
       case 'ref': {
         const head = t.terms[0];
         let terms: Term[];
-        if (head.type === 'var') {
-          const slot = scope.lookup(head.name);
-          if (slot !== undefined) terms = [{ ...head, slot }];
-          else if (this.isGlobal(head.name)) terms = this.globalRef(head.name, head.loc);
-          else terms = [this.term(head, scope)];
+        if (head.type === 'var' && head.slot === undefined && scope.lookup(head.name) === undefined && this.isGlobal(head.name)) {
+          terms = this.globalRef(head.name, head.loc);
         } else terms = [this.term(head, scope)];
         for (let i = 1; i < t.terms.length; i++) terms.push(this.term(t.terms[i], scope));
         if (terms.length === 1) return terms[0];
-        return { type: 'ref', terms, loc: t.loc };
+        t.terms = terms;
+        return t;
       }
       case 'array':
-        return { ...t, items: t.items.map((x) => this.term(x, scope)) };
       case 'set':
-        return { ...t, items: t.items.map((x) => this.term(x, scope)) };
+        for (let i = 0; i < t.items.length; i++) t.items[i] = this.term(t.items[i], scope);
+        return t;
       case 'object':
-        return { ...t, items: t.items.map(([k, v]) => [this.term(k, scope), this.term(v, scope)] as [Term, Term]) };
+        for (const it of t.items) {
+          it[0] = this.term(it[0], scope);
+          it[1] = this.term(it[1], scope);
+        }
+        return t;
       case 'call': {
+        if (t.name !== undefined) return t;
         const opTerms = t.op.terms;
         let name: string | undefined;
         if (opTerms[0].type === 'var' && scope.lookup(opTerms[0].name) === undefined && opTerms.slice(1).every((x) => x.type === 'scalar' && typeof x.value === 'string')) {
           name = this.callName(opTerms);
         }
-        const args = t.args.map((x) => this.term(x, scope));
+        for (let i = 0; i < t.args.length; i++) t.args[i] = this.term(t.args[i], scope);
         if (!name) {
           this.env.errors.push(new RegoError('rego_type_error', `undefined function ${describeTerm(t.op)}`, t.loc));
-          return { ...t, args };
+          return t;
         }
         const arity = this.env.arityOf(name);
         if (arity === undefined) {
           this.env.errors.push(new RegoError('rego_type_error', `undefined function ${name}`, t.loc));
         }
-        const out: Term = { ...t, args, name, arity };
+        t.name = name;
+        t.arity = arity;
         if (name === 'rego.metadata.chain' || name === 'rego.metadata.rule') {
           const v = this.env.metadata?.(name);
-          if (v !== undefined) out.constValue = v;
+          if (v !== undefined) t.constValue = v;
         }
-        return out;
+        return t;
       }
       case 'arraycomp':
       case 'setcomp': {
@@ -358,7 +368,22 @@ export class Resolver {
       value: h.value ? this.term(h.value, scope) : undefined,
     };
     const dyn = rule.dyn?.map((t) => this.term(t, scope));
-    return { ...rule, head, body, dyn };
+    // all fields spelled out in one order: rules then share one object shape (the compiler fills the rest)
+    return {
+      head,
+      body,
+      default: rule.default,
+      else: undefined,
+      loc: rule.loc,
+      module: rule.module,
+      annotations: rule.annotations,
+      path: rule.path,
+      nslots: 0,
+      implicitBody: rule.implicitBody,
+      kind: rule.kind,
+      dyn,
+      slotNames: this.slotNames,
+    };
   }
 
   resolveQuery(body: Expr[]): Expr[] {

@@ -220,13 +220,27 @@ export class SafetyChecker {
     const safe = new Set(safe0);
     const remaining = body.slice();
     const out: Expr[] = [];
+    const varsOf = new Map<Expr, Slots>();
+    for (const e of remaining) {
+      const vs: Slots = new Set();
+      exprVars(e, vs);
+      varsOf.set(e, vs);
+    }
     let progress = true;
     while (remaining.length && progress) {
       progress = false;
       for (let i = 0; i < remaining.length; i++) {
         const e = remaining[i];
-        const vars: Slots = new Set();
-        exprVars(e, vars);
+        const vars = varsOf.get(e)!;
+        if (vars.size === 0 || [...vars].every((v) => safe.has(v))) {
+          // nothing to bind: keep it in place cheaply
+          this.nested(e, safe);
+          out.push(e);
+          remaining.splice(i, 1);
+          i--;
+          progress = true;
+          continue;
+        }
         const outs = exprOutputs(e, safe);
         let ok = true;
         for (const v of vars) if (!safe.has(v) && !outs.has(v)) ok = false;

@@ -73,6 +73,17 @@ out := [first([1, 2]), key({"k": "v"})]`;
   });
 });
 
+describe('evaluator: data iteration', () => {
+  it('iterating packages follows only the referenced rule', () => {
+    const files = {
+      'r1.rego': 'package rules.r1\nreport := 1\nboom := x if x := 1 / 0',
+      'r2.rego': 'package rules.r2\nreport := 2\nconflict := 1\nconflict := 2 if true',
+      'main.rego': 'package main\nreports[name] := r if r := data.rules[name].report',
+    };
+    expect(value(files, 'data.main.reports')).toEqual({ r1: 1, r2: 2 });
+  });
+});
+
 describe('evaluator: expressions', () => {
   it('unification, := and ==', () => {
     const src = `package t
@@ -93,6 +104,14 @@ all_pos if every x in input.xs { x > 0 }`;
     expect(value(src, 'data.t.all_pos', { xs: [1, 2] })).toBe(true);
     expect(value(src, 'data.t.all_pos', { xs: [1, -2] })).toBeUndefined();
     expect(value(src, 'data.t.all_pos', { xs: [] })).toBe(true);
+  });
+
+  it('iterates objects and sets in OPA order (sorted)', () => {
+    const src = `package t
+a := [[k, v] | some k, v in input.obj]
+b := [x | some x in {3, 1, 2}]
+c := [k | input.obj[k]]`;
+    expect(value(src, 'data.t', { obj: { b: 1, a: 2 } })).toEqual({ a: [['a', 2], ['b', 1]], b: [1, 2, 3], c: ['a', 'b'] });
   });
 
   it('comprehensions', () => {

@@ -19,6 +19,7 @@ import {
   makeObject,
   objEntries,
   objGet,
+  compareStrings,
   setOwn,
   toJSON,
 } from '../value';
@@ -69,6 +70,11 @@ export class Evaluator {
   private readonly bctx: BuiltinContext;
   private readonly strict: boolean;
   private readonly impls?: Record<string, BuiltinImpl>;
+  /**
+   * Whether enumeration order is observable at this point (inside array comprehensions and the query itself);
+   * elsewhere collections are iterated in insertion order, which spares sorting.
+   */
+  private ordered = true;
   /** nodes being evaluated (guards against recursion through `with` replacement) */
   private readonly active = new Set<RuleNode>();
 
@@ -281,6 +287,8 @@ export class Evaluator {
         return r;
       }
       case 'array': {
+        const c = constOf(t);
+        if (c !== undefined) return c;
         const out: Value[] = new Array(t.items.length);
         let undef = false;
         for (let i = 0; i < t.items.length; i++) {
@@ -290,6 +298,44 @@ export class Evaluator {
           else out[i] = a;
         }
         return undef ? undefined : out;
+      }
+      case 'set': {
+        const c = constOf(t);
+        if (c !== undefined) return c;
+        const out = new RegoSet();
+        for (const it of t.items) {
+          const v = this.det(it, f);
+          if (v === ND) return ND;
+          if (v === undefined) return undefined;
+          out.add(v);
+        }
+        return out;
+      }
+      case 'object': {
+        const c = constOf(t);
+        if (c !== undefined) return c;
+        // plain objects with string keys are built directly (the common case: `{"id": id, "slot": slot}`)
+        let o: PlainObject | null = {};
+        let entries: [Value, Value][] | null = null;
+        let undef = false;
+        for (const [kt, vt] of t.items) {
+          const kv = this.det(kt, f);
+          if (kv === ND) return ND;
+          const vv = this.det(vt, f);
+          if (vv === ND) return ND;
+          if (kv === undefined || vv === undefined) {
+            undef = true;
+            continue;
+          }
+          if (o && typeof kv === 'string' && kv !== '__proto__') o[kv] = vv;
+          else {
+            if (!entries) entries = o ? Object.entries(o) : [];
+            o = null;
+            entries.push([kv, vv]);
+          }
+        }
+        if (undef) return undefined;
+        return o ?? makeObject(entries!);
       }
       default:
         return ND;
@@ -320,11 +366,26 @@ export class Evaluator {
       case 'some':
         return k();
       case 'somein':
-        return this.evalTerm(e.collection, f, (coll) =>
-          iterateValue(coll, (key, val) =>
-            this.unifyTV(e.value, val, f, e.key ? () => this.unifyTV(e.key!, key, f, k) : k),
-          ),
-        );
+        return this.evalTerm(e.collection, f, (coll) => {
+          const vt = e.value;
+          const kt = e.key;
+          const vs = vt.type === 'var' && vt.slot !== -1 && f[vt.slot!] === undefined ? vt.slot! : -1;
+          const ks = !kt ? -2 : kt.type === 'var' && kt.slot !== -1 && f[kt.slot!] === undefined && kt.slot !== vs ? kt.slot! : -1;
+          if (vs >= 0 && ks !== -1) {
+            // common case `some k, v in xs` with fresh vars: bind the slots directly
+            try {
+              return iterateValue(coll, (key, val) => {
+                f[vs] = val;
+                if (ks >= 0) f[ks] = key;
+                return k();
+              }, this.ordered);
+            } finally {
+              f[vs] = undefined;
+              if (ks >= 0) f[ks] = undefined;
+            }
+          }
+          return iterateValue(coll, (key, val) => this.unifyTV(vt, val, f, kt ? () => this.unifyTV(kt, key, f, k) : k), this.ordered);
+        });
       case 'every':
         return this.evalTerm(e.domain, f, (dom) => {
           if (typeof dom !== 'object' || dom === null) return false;
@@ -341,7 +402,7 @@ export class Evaluator {
               f[vs] = undefined;
             }
             return !ok;
-          });
+          }, false);
           return failed ? false : k();
         });
     }
@@ -396,7 +457,7 @@ export class Evaluator {
 
   // ------------------------------------------------------------------ terms
   evalTerm(t: Term, f: Frame, k: KV): boolean {
-    if (t.type === 'ref' || t.type === 'call') {
+    if (t.type === 'ref' || t.type === 'call' || t.type === 'object' || t.type === 'array' || t.type === 'set') {
       const v = this.det(t, f);
       if (v !== ND) return v === undefined ? false : k(v);
     }
@@ -432,29 +493,47 @@ export class Evaluator {
       case 'arraycomp': {
         if (t.index) return this.evalIndexedComp(t, f, k);
         const out: Value[] = [];
-        this.evalBody(t.body, 0, f, () => this.evalTerm(t.term, f, (v) => (out.push(v), false)));
+        const saved = this.ordered;
+        this.ordered = !t.unordered;
+        try {
+          this.evalBody(t.body, 0, f, () => this.evalTerm(t.term, f, (v) => (out.push(v), false)));
+        } finally {
+          this.ordered = saved;
+        }
         return k(out);
       }
       case 'setcomp': {
         if (t.index) return this.evalIndexedComp(t, f, k);
         const out = new RegoSet();
-        this.evalBody(t.body, 0, f, () => this.evalTerm(t.term, f, (v) => (out.add(v), false)));
+        const saved = this.ordered;
+        this.ordered = false;
+        try {
+          this.evalBody(t.body, 0, f, () => this.evalTerm(t.term, f, (v) => (out.add(v), false)));
+        } finally {
+          this.ordered = saved;
+        }
         return k(out);
       }
       case 'objectcomp': {
         if (t.index) return this.evalIndexedComp(t, f, k);
         const out = new Map<string, [Value, Value]>();
-        this.evalBody(t.body, 0, f, () =>
-          this.evalTerm(t.key, f, (kv) =>
-            this.evalTerm(t.value, f, (vv) => {
-              const h = hashKey(kv);
-              const prev = out.get(h);
-              if (prev && !equals(prev[1], vv)) throw new RegoError('eval_conflict_error', 'object keys must be unique', t.loc);
-              out.set(h, [kv, vv]);
-              return false;
-            }),
-          ),
-        );
+        const saved = this.ordered;
+        this.ordered = false;
+        try {
+          this.evalBody(t.body, 0, f, () =>
+            this.evalTerm(t.key, f, (kv) =>
+              this.evalTerm(t.value, f, (vv) => {
+                const h = hashKey(kv);
+                const prev = out.get(h);
+                if (prev && !equals(prev[1], vv)) throw new RegoError('eval_conflict_error', 'object keys must be unique', t.loc);
+                out.set(h, [kv, vv]);
+                return false;
+              }),
+            ),
+          );
+        } finally {
+          this.ordered = saved;
+        }
         return k(makeObject(out.values()));
       }
     }
@@ -466,26 +545,32 @@ export class Evaluator {
     let groups = this.state.comps.get(t);
     if (!groups) {
       const g = new Map<string, { arr?: Value[]; set?: RegoSet; obj?: Map<string, [Value, Value]>; conflict?: boolean }>();
-      this.evalBody(idx.body, 0, f, () =>
-        this.evalItems(idx.keys, 0, f, [], (keys) => {
-          const h = keys.length === 1 ? hashKey(keys[0]) : hashKey(keys);
-          let grp = g.get(h);
-          if (!grp) g.set(h, (grp = {}));
-          const entry = grp;
-          if (t.type === 'arraycomp') return this.evalTerm(t.term, f, (v) => ((entry.arr ??= []).push(v), false));
-          if (t.type === 'setcomp') return this.evalTerm(t.term, f, (v) => ((entry.set ??= new RegoSet()).add(v), false));
-          return this.evalTerm(t.key, f, (kv) =>
-            this.evalTerm(t.value, f, (vv) => {
-              const m = (entry.obj ??= new Map());
-              const hk = hashKey(kv);
-              const prev = m.get(hk);
-              if (prev && !equals(prev[1], vv)) entry.conflict = true;
-              m.set(hk, [kv, vv]);
-              return false;
-            }),
-          );
-        }),
-      );
+      const saved = this.ordered;
+      this.ordered = t.type === 'arraycomp' && !t.unordered;
+      try {
+        this.evalBody(idx.body, 0, f, () =>
+          this.evalItems(idx.keys, 0, f, [], (keys) => {
+            const h = keys.length === 1 ? hashKey(keys[0]) : hashKey(keys);
+            let grp = g.get(h);
+            if (!grp) g.set(h, (grp = {}));
+            const entry = grp;
+            if (t.type === 'arraycomp') return this.evalTerm(t.term, f, (v) => ((entry.arr ??= []).push(v), false));
+            if (t.type === 'setcomp') return this.evalTerm(t.term, f, (v) => ((entry.set ??= new RegoSet()).add(v), false));
+            return this.evalTerm(t.key, f, (kv) =>
+              this.evalTerm(t.value, f, (vv) => {
+                const m = (entry.obj ??= new Map());
+                const hk = hashKey(kv);
+                const prev = m.get(hk);
+                if (prev && !equals(prev[1], vv)) entry.conflict = true;
+                m.set(hk, [kv, vv]);
+                return false;
+              }),
+            );
+          }),
+        );
+      } finally {
+        this.ordered = saved;
+      }
       groups = g;
       this.state.comps.set(t, g);
     }
@@ -511,7 +596,7 @@ export class Evaluator {
       } else break;
       i++;
     }
-    if (i === items.length) return k(acc.slice());
+    if (i === items.length) return k(acc); // acc is owned by this call chain and not reused
     return this.evalTerm(items[i], f, (v) => {
       const next = acc.slice();
       next.push(v);
@@ -573,18 +658,18 @@ export class Evaluator {
         if (key === undefined) {
           const slot = op.slot!;
           const next = i + 1;
-          return iterateValue(v, (kk, x) => {
-            f[slot] = kk;
-            try {
-              return this.walkValue(x, terms, next, f, k);
-            } finally {
-              f[slot] = undefined;
-            }
-          });
+          try {
+            return iterateValue(v, (kk, x) => {
+              f[slot] = kk;
+              return this.walkValue(x, terms, next, f, k, dm);
+            }, this.ordered);
+          } finally {
+            f[slot] = undefined;
+          }
         }
       } else if (this.isPattern(op, f)) {
         const next = i + 1;
-        return iterateValue(v, (kk, x) => this.unifyTV(op, kk, f, () => this.walkValue(x, terms, next, f, k)));
+        return iterateValue(v, (kk, x) => this.unifyTV(op, kk, f, () => this.walkValue(x, terms, next, f, k)), this.ordered);
       } else {
         const next = i + 1;
         return this.evalTerm(op, f, (kk) => {
@@ -652,8 +737,38 @@ export class Evaluator {
       else if (op.type === 'var' && op.slot !== -1) key = f[op.slot!];
       if (key === undefined) {
         if (op.type === 'var' || this.isPattern(op, f)) {
-          const v = this.dataValue(node);
-          return v === undefined ? false : this.walkValue(v, terms, i, f, k);
+          // Enumerate the keys under this node (child documents and base data) and follow the rest of the ref
+          // into each: `data.rules[name].report` evaluates only `report` in each package, as OPA does.
+          const n0 = node;
+          const next = i + 1;
+          const base = this.baseAt(n0.path);
+          const keys = new Map<string, RuleNode | null>();
+          for (const [name, c] of n0.children) {
+            if (!c.hasRules || (c.kind === 'function' && !c.children.size)) continue;
+            keys.set(name, c);
+          }
+          const baseKeys: Value[] = [];
+          if (base !== undefined) {
+            iterateValue(base, (kk) => {
+              if (typeof kk === 'string') {
+                if (!keys.has(kk)) keys.set(kk, null);
+              } else baseKeys.push(kk);
+              return false;
+            });
+          }
+          // OPA order: keys sorted
+          const names = [...keys.keys()].sort(compareStrings);
+          for (const name of names) {
+            const c = keys.get(name);
+            const stop = c
+              ? this.unifyTV(op, name, f, () => this.evalDataRef(terms, next, c, f, k))
+              : this.unifyTV(op, name, f, () => this.walkValue(indexValue(base!, name)!, terms, next, f, k, true));
+            if (stop) return true;
+          }
+          for (const kk of baseKeys) {
+            if (this.unifyTV(op, kk, f, () => this.walkValue(indexValue(base!, kk)!, terms, next, f, k, true))) return true;
+          }
+          return false;
         }
         const next = i + 1;
         const n0 = node;
@@ -735,6 +850,8 @@ export class Evaluator {
   private ruleValue(node: RuleNode): Value | undefined {
     if (this.active.has(node)) throw new RegoError('rego_recursion_error', `rule ${node.pathStr} is recursive`, (node.rules[0] ?? node.defaultRule)!.loc);
     this.active.add(node);
+    const saved = this.ordered;
+    this.ordered = false;
     try {
       switch (node.kind) {
         case 'complete':
@@ -747,6 +864,7 @@ export class Evaluator {
       }
     } finally {
       this.active.delete(node);
+      this.ordered = saved;
     }
   }
 
@@ -911,17 +1029,23 @@ export class Evaluator {
     const memo = this.state.fnMemo.get(key);
     if (memo) return memo.v;
     let result: Value | undefined;
-    for (const rule of functionCandidates(node, args)) {
-      this.evalRuleChain(
-        rule,
-        (v, r) => {
-          if (result === undefined) result = v;
-          else if (!equals(result, v)) {
-            throw new RegoError('eval_conflict_error', `function ${node.pathStr} produced conflicting values for the same inputs`, r.loc);
-          }
-        },
-        args,
-      );
+    const saved = this.ordered;
+    this.ordered = false;
+    try {
+      for (const rule of functionCandidates(node, args)) {
+        this.evalRuleChain(
+          rule,
+          (v, r) => {
+            if (result === undefined) result = v;
+            else if (!equals(result, v)) {
+              throw new RegoError('eval_conflict_error', `function ${node.pathStr} produced conflicting values for the same inputs`, r.loc);
+            }
+          },
+          args,
+        );
+      }
+    } finally {
+      this.ordered = saved;
     }
     if (result === undefined && node.defaultRule) {
       const d = node.defaultRule;
@@ -1051,6 +1175,52 @@ function functionCandidates(node: RuleNode, args: Value[]): Rule[] {
   if (!hit) return node.indexRest!;
   if (!node.indexRest!.length) return hit;
   return node.rules.filter((r) => hit.includes(r) || node.indexRest!.includes(r));
+}
+
+// Constant composite literals (no vars, refs or calls) are built once and shared: values are immutable.
+const constCache = new WeakMap<Term, Value | null>();
+function constOf(t: Term): Value | undefined {
+  const hit = constCache.get(t);
+  if (hit !== undefined) return hit === null ? undefined : hit;
+  const v = buildConst(t);
+  constCache.set(t, v === undefined ? null : v);
+  return v;
+}
+function buildConst(t: Term): Value | undefined {
+  switch (t.type) {
+    case 'scalar':
+      return t.value;
+    case 'array': {
+      const out: Value[] = [];
+      for (const x of t.items) {
+        const v = buildConst(x);
+        if (v === undefined) return undefined;
+        out.push(v);
+      }
+      return out;
+    }
+    case 'set': {
+      const out = new RegoSet();
+      for (const x of t.items) {
+        const v = buildConst(x);
+        if (v === undefined) return undefined;
+        out.add(v);
+      }
+      return out;
+    }
+    case 'object': {
+      const entries: [Value, Value][] = [];
+      for (const [a, b] of t.items) {
+        const ka = buildConst(a);
+        const vb = buildConst(b);
+        if (ka === undefined || vb === undefined) return undefined;
+        entries.push([ka, vb]);
+      }
+      return makeObject(entries);
+    }
+    default:
+      return undefined;
+  }
 }
 
 // Function memo keys: scalars by value, composites by identity (hashing a large input per call would cost more

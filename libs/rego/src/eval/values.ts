@@ -10,6 +10,8 @@ import {
   objEntries,
   objGet,
   setOwn,
+  sortedKeys,
+  sortedValues,
   toJSONText,
 } from '../value';
 
@@ -29,25 +31,46 @@ export function indexValue(v: Value, key: Value): Value | undefined {
   return hasOwn(v, key) ? (v as PlainObject)[key] : undefined;
 }
 
-/** Calls f(key, value) for each element; stops when f returns true (and returns true). */
-export function iterateValue(v: Value, f: (k: Value, x: Value) => boolean): boolean {
+/**
+ * Calls f(key, value) for each element in OPA's order (objects by sorted key, sets sorted; results built from
+ * iteration, e.g. array comprehensions, must come out as OPA's do); stops when f returns true. With `ordered`
+ * false, elements come in insertion order (cheaper; for places where the order cannot be observed).
+ */
+export function iterateValue(v: Value, f: (k: Value, x: Value) => boolean, ordered = true): boolean {
   if (typeof v !== 'object' || v === null) return false;
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) if (f(i, v[i])) return true;
     return false;
   }
+  if (!ordered) {
+    // order not observable here (building sets/objects, counting, every): insertion order, no sorting
+    if (v instanceof RegoSet) {
+      for (const x of v.map.values()) if (f(x, x)) return true;
+      return false;
+    }
+    if (v instanceof RegoObject) {
+      for (const [k, x] of v.map.values()) if (f(k, x)) return true;
+      return false;
+    }
+    for (const k in v) {
+      if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+      if (f(k, (v as PlainObject)[k])) return true;
+    }
+    return false;
+  }
   if (v instanceof RegoSet) {
-    for (const x of v.map.values()) if (f(x, x)) return true;
+    if (v.size === 1) {
+      for (const x of v.map.values()) return f(x, x);
+    }
+    for (const x of v.sorted()) if (f(x, x)) return true;
     return false;
   }
   if (v instanceof RegoObject) {
-    for (const [k, x] of v.map.values()) if (f(k, x)) return true;
+    for (const k of sortedKeys(v)) if (f(k, v.get(k) as Value)) return true;
     return false;
   }
-  for (const k in v) {
-    if (!hasOwn(v, k)) continue;
-    if (f(k, (v as PlainObject)[k])) return true;
-  }
+  const keys = sortedKeys(v) as string[];
+  for (let i = 0; i < keys.length; i++) if (f(keys[i], (v as PlainObject)[keys[i]])) return true;
   return false;
 }
 
@@ -79,14 +102,11 @@ export function printText(v: Value): string {
 export function regoText(v: Value): string {
   if (v instanceof RegoSet) {
     if (v.size === 0) return 'set()';
-    const items = v.values().map(regoText).sort();
-    return '{' + items.join(', ') + '}';
+    return '{' + sortedValues(v).map(regoText).join(', ') + '}';
   }
   if (Array.isArray(v)) return '[' + v.map(regoText).join(', ') + ']';
   if (isObject(v)) {
-    const es = objEntries(v).map(([k, x]) => regoText(k) + ': ' + regoText(x));
-    es.sort();
-    return '{' + es.join(', ') + '}';
+    return '{' + sortedKeys(v).map((k) => regoText(k) + ': ' + regoText(objGet(v, k) as Value)).join(', ') + '}';
   }
   return toJSONText(v);
 }

@@ -6,7 +6,7 @@ for (const f of fs.readdirSync(dir)) if (f.endsWith('.rego')) files[f] = fs.read
 try {
   const t0 = Date.now();
   const b = compile(files);
-  console.log('compiled', Object.keys(files).length, 'files in', Date.now() - t0, 'ms');
-  const r = b.evaluate(process.argv[3] ?? 'x = data', { input: {} });
-  console.log(JSON.stringify(r).slice(0, 1500));
+  const t1 = Date.now();
+  const input = fs.existsSync(dir + '/inp.json') ? JSON.parse(fs.readFileSync(dir + '/inp.json', 'utf8')) : {};
+  console.log(JSON.stringify(b.evaluate(process.argv[3], { input })).slice(0, 500), 'compile', t1 - t0, 'eval', Date.now() - t1);
 } catch (e) { console.log((e as Error).message); }
