@@ -1,0 +1,26 @@
+import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { Response } from 'express';
+import { CurrentOrg, CurrentPrincipal } from '../../common/auth/auth.decorators';
+import { OrgContext, Principal } from '../../common/auth/principal';
+import { jsonString } from '../trails/http/json-string';
+import { ReportArtifactCommand } from './commands/report-artifact/report-artifact.command';
+import { ReportArtifactRequestDto } from './commands/report-artifact/report-artifact.request.dto';
+
+@Controller('artifacts')
+export class ArtifactsController {
+  constructor(private readonly commandBus: CommandBus) {}
+
+  @Post(':org/:flow')
+  @HttpCode(201)
+  async report(
+    @CurrentOrg() org: OrgContext,
+    @CurrentPrincipal() principal: Principal,
+    @Param('flow') flow: string,
+    @Body() body: ReportArtifactRequestDto,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const message = await this.commandBus.execute(new ReportArtifactCommand(org.id, principal.name, flow, body));
+    return jsonString(res, 201, message);
+  }
+}

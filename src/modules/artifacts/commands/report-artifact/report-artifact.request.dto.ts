@@ -1,0 +1,97 @@
+import { Type } from 'class-transformer';
+import {
+  IsArray,
+  IsBoolean,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { GitCommitInfoDto, RepoInfoDto } from '../../../attestations/dto/evidence-common.dto';
+import { IsAnnotations, IsExternalUrls, IsObjectOrArray } from '../../../attestations/dto/evidence-validators';
+import { TRAIL_NAME_PATTERN } from '../../../trails/commands/begin-trail/begin-trail.request.dto';
+
+export const FINGERPRINT_PATTERN = /^[a-f0-9]{64}$/;
+export const TEMPLATE_REFERENCE_NAME_PATTERN = /^[a-zA-Z0-9\-_]+$/;
+
+/** `POST /artifacts/{org}/{flow}`: every field of the reference's artifact report (the CLI sends them). */
+export class ReportArtifactRequestDto {
+  @Matches(FINGERPRINT_PATTERN)
+  @IsString()
+  fingerprint: string;
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(1024)
+  filename: string;
+
+  @IsString()
+  @MaxLength(256)
+  @Matches(TRAIL_NAME_PATTERN)
+  trail_name: string;
+
+  @IsString()
+  @MaxLength(256)
+  @Matches(TEMPLATE_REFERENCE_NAME_PATTERN)
+  template_reference_name: string;
+
+  @IsOptional()
+  @IsString()
+  description?: string;
+
+  @IsOptional()
+  @ValidateIf((_, v) => v !== '')
+  @Matches(/^[a-f0-9]{40}$/)
+  git_commit?: string | null;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => GitCommitInfoDto)
+  git_commit_info?: GitCommitInfoDto | null;
+
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => GitCommitInfoDto)
+  commits_list?: GitCommitInfoDto[] | null;
+
+  @IsOptional()
+  @IsString()
+  build_url?: string | null;
+
+  @IsOptional()
+  @IsString()
+  commit_url?: string | null;
+
+  @IsOptional()
+  @IsString()
+  repo_url?: string | null;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RepoInfoDto)
+  repo_info?: RepoInfoDto | null;
+
+  @IsOptional()
+  @IsBoolean()
+  is_compliant?: boolean | null;
+
+  /** Legacy: accepted for the CLI, not used. */
+  @IsOptional()
+  template?: string | string[] | null;
+
+  @IsOptional()
+  @IsExternalUrls()
+  external_urls?: Record<string, unknown> | null;
+
+  @IsOptional()
+  @IsAnnotations()
+  annotations?: Record<string, string> | null;
+
+  @IsOptional()
+  @IsObjectOrArray()
+  user_data?: unknown;
+}

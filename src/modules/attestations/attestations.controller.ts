@@ -1,0 +1,65 @@
+import { Controller, Get, Header, Param, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { CurrentOrg } from '../../common/auth/auth.decorators';
+import { OrgContext } from '../../common/auth/principal';
+import { toStreamableFile } from './dto/evidence-download';
+import { FindOrgAttestationQuery } from './queries/find-org-attestation/find-org-attestation.query';
+import { FindOrgAttestationRequestDto } from './queries/find-org-attestation/find-org-attestation.request.dto';
+import { GetAttestationEvidenceQuery } from './queries/get-attestation-evidence/get-attestation-evidence.query';
+import { ListFlowAttestationsQuery } from './queries/list-flow-attestations/list-flow-attestations.query';
+import {
+  DEFAULT_PER_PAGE,
+  ListFlowAttestationsRequestDto,
+} from './queries/list-flow-attestations/list-flow-attestations.request.dto';
+import { ListSlotVersionsQuery } from './queries/list-slot-versions/list-slot-versions.query';
+
+/**
+ * Read routes of attestations. Writes are per type (e.g. POST .../generic in types/generic); there is no
+ * route that updates or deletes an attestation: evidence is append-only.
+ */
+@Controller('attestations')
+export class AttestationsController {
+  constructor(private readonly queryBus: QueryBus) {}
+
+  @Get(':org')
+  findInOrg(@CurrentOrg() org: OrgContext, @Query() query: FindOrgAttestationRequestDto) {
+    return this.queryBus.execute(new FindOrgAttestationQuery(org.id, org.name, query.attestation_id));
+  }
+
+  @Get(':org/:flow_name')
+  listFlow(@CurrentOrg() org: OrgContext, @Param('flow_name') flowName: string, @Query() query: ListFlowAttestationsRequestDto) {
+    return this.queryBus.execute(
+      new ListFlowAttestationsQuery(
+        org.id,
+        org.name,
+        flowName,
+        query.page ?? 1,
+        query.per_page ?? DEFAULT_PER_PAGE,
+        query.from_timestamp,
+        query.to_timestamp,
+        query.attestation_id,
+      ),
+    );
+  }
+
+  @Get(':org/:flow_name/trail/:trail_name/attestation/:attestation_id/evidence')
+  @Header('Cache-Control', 'private, max-age=0')
+  async evidence(
+    @CurrentOrg() org: OrgContext,
+    @Param('flow_name') flowName: string,
+    @Param('trail_name') trailName: string,
+    @Param('attestation_id') attestationId: string,
+  ) {
+    return toStreamableFile(await this.queryBus.execute(new GetAttestationEvidenceQuery(org.id, flowName, trailName, attestationId)));
+  }
+
+  @Get(':org/:flow_name/trail/:trail_name/:attestation_name')
+  slotVersions(
+    @CurrentOrg() org: OrgContext,
+    @Param('flow_name') flowName: string,
+    @Param('trail_name') trailName: string,
+    @Param('attestation_name') slot: string,
+  ) {
+    return this.queryBus.execute(new ListSlotVersionsQuery(org.id, flowName, trailName, slot));
+  }
+}

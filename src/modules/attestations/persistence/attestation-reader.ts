@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { NotFoundError } from '../../../common/errors/app-error';
+import { preparedQuery } from './prepared-query';
+import { ATTESTATION_COLUMNS, ATTESTATION_FROM, AttestationRow } from './attestation-row';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+export interface FlowRef {
+  id: string;
+  attestationCount: number;
+}
+
+/** Read side of attestations: straight SQL to rows (mapped by toAttestationResponse). */
+@Injectable()
+export class AttestationReader {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async flow(orgId: string, flowName: string): Promise<FlowRef> {
+    const rows: Array<{ id: string; attestation_count: string }> = await this.dataSource.query(
+      `SELECT id, attestation_count FROM flows WHERE org_id = $1 AND name = $2`,
+      [orgId, flowName],
+    );
+    if (!rows.length) throw new NotFoundError(`Flow '${flowName}' not found`);
+    return { id: rows[0].id, attestationCount: Number(rows[0].attestation_count) };
+  }
+
+  async trailId(orgId: string, flowName: string, trailName: string): Promise<string> {
+    const rows: Array<{ flow_id: string; trail_id: string | null }> = await this.dataSource.query(
+      `SELECT f.id AS flow_id, t.id AS trail_id FROM flows f LEFT JOIN trails t ON t.flow_id = f.id AND t.name = $3
+       WHERE f.org_id = $1 AND f.name = $2`,
+      [orgId, flowName, trailName],
+    );
+    if (!rows.length) throw new NotFoundError(`Flow '${flowName}' not found`);
+    if (!rows[0].trail_id) throw new NotFoundError(`Trail '${trailName}' not found in flow '${flowName}'`);
+    return rows[0].trail_id;
+  }
+
+  /**
+   * One page of a flow, newest first, in one statement: the flow lookup, the span's flow_seq bounds (two index
+   * probes when a time span is given) and the page's range scan of attestations_flow_seq_key. Page P is
+   * [hi - P*per_page + 1, hi - (P-1)*per_page] clipped to [lo, hi]: the same cost on page 1 and page 10,000.
+   * Null when the flow does not exist.
+   */
+  async flowPage(
+    orgId: string,
+    flowName: string,
+    page: number,
+    perPage: number,
+    from?: number,
+    to?: number,
+  ): Promise<{ total: number; rows: AttestationRow[] } | null> {
+    const result: Array<AttestationRow & { span_lo: string; span_hi: string }> = await preparedQuery(
+      this.dataSource,
+      'veritrail_flow_attestation_page',
+      `WITH f AS (
+         SELECT id, attestation_count AS n FROM flows WHERE org_id = $1 AND name = $2
+       ), b AS (
+         SELECT f.id,
+           CASE WHEN $3::float8 IS NULL THEN 1::bigint ELSE COALESCE(
+             (SELECT x.flow_seq FROM attestations x WHERE x.flow_id = f.id AND x.created_at >= to_timestamp($3::float8)
+              ORDER BY x.created_at, x.flow_seq LIMIT 1), f.n + 1) END AS lo,
+           CASE WHEN $4::float8 IS NULL THEN f.n ELSE LEAST(f.n, COALESCE(
+             (SELECT x.flow_seq FROM attestations x WHERE x.flow_id = f.id AND x.created_at <= to_timestamp($4::float8)
+              ORDER BY x.created_at DESC, x.flow_seq DESC LIMIT 1), 0)) END AS hi
+         FROM f
+       )
+       SELECT b.lo AS span_lo, b.hi AS span_hi, r.*
+       FROM b LEFT JOIN LATERAL (
+         SELECT ${ATTESTATION_COLUMNS} ${ATTESTATION_FROM}
+         WHERE a.flow_id = b.id
+           AND a.flow_seq BETWEEN GREATEST(b.lo, b.hi - $5::bigint * $6::bigint + 1) AND b.hi - ($5::bigint - 1) * $6::bigint
+         ORDER BY a.flow_seq DESC
+       ) r ON true`,
+      [orgId, flowName, from ?? null, to ?? null, page, perPage],
+    );
+    if (!result.length) return null;
+    const total = Math.max(0, Number(result[0].span_hi) - Number(result[0].span_lo) + 1);
+    return { total, rows: result.filter((row) => row.id !== null) };
+  }
+
+  async inFlowById(flowId: string, id: string, from?: number, to?: number): Promise<AttestationRow[]> {
+    if (!isUuid(id)) return [];
+    return this.dataSource.query(
+      `SELECT ${ATTESTATION_COLUMNS} ${ATTESTATION_FROM}
+       WHERE a.flow_id = $1 AND a.id = $2
+         AND ($3::float8 IS NULL OR a.created_at >= to_timestamp($3::float8))
+         AND ($4::float8 IS NULL OR a.created_at <= to_timestamp($4::float8))`,
+      [flowId, id, from ?? null, to ?? null],
+    );
+  }
+
+  async inOrgById(orgId: string, id: string): Promise<AttestationRow[]> {
+    if (!isUuid(id)) return [];
+    return this.dataSource.query(`SELECT ${ATTESTATION_COLUMNS} ${ATTESTATION_FROM} WHERE a.org_id = $1 AND a.id = $2`, [orgId, id]);
+  }
+
+  /** Versions of one slot, newest first: a trail slot (artifactName null) or `<artifact>.<name>`. */
+  async slotVersions(trailId: string, artifactName: string | null, name: string): Promise<AttestationRow[]> {
+    const artifact = artifactName === null ? 'a.artifact_name IS NULL' : 'a.artifact_name = $3';
+    return this.dataSource.query(
+      `SELECT ${ATTESTATION_COLUMNS} ${ATTESTATION_FROM}
+       WHERE a.trail_id = $1 AND ${artifact} AND a.name = $2
+       ORDER BY a.moment_number DESC, a.flow_seq DESC`,
+      artifactName === null ? [trailId, name] : [trailId, name, artifactName],
+    );
+  }
+
+  async evidenceOf(
+    trailId: string,
+    id: string,
+  ): Promise<{ sha256: Buffer | null; filename: string | null; contentType: string | null } | null> {
+    if (!isUuid(id)) return null;
+    const rows: Array<{ evidence_sha256: Buffer | null; evidence_filename: string | null; evidence_content_type: string | null }> =
+      await this.dataSource.query(
+        `SELECT evidence_sha256, evidence_filename, evidence_content_type FROM attestations WHERE trail_id = $1 AND id = $2`,
+        [trailId, id],
+      );
+    if (!rows.length) return null;
+    return { sha256: rows[0].evidence_sha256, filename: rows[0].evidence_filename, contentType: rows[0].evidence_content_type };
+  }
+}

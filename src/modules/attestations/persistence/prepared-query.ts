@@ -1,0 +1,13 @@
+import { DataSource } from 'typeorm';
+
+/**
+ * Runs a named prepared statement on the pg pool behind TypeORM (autocommit): a hot statement is parsed and
+ * planned once per connection instead of on every request. Falls back to a plain query when the driver has
+ * no pool (never in production).
+ */
+export async function preparedQuery<T>(dataSource: DataSource, name: string, text: string, values: unknown[]): Promise<T[]> {
+  const pool = (dataSource.driver as unknown as { master?: { query: (config: object) => Promise<{ rows: T[] }> } }).master;
+  if (!pool) return dataSource.query(text, values);
+  const result = await pool.query({ name, text, values });
+  return result.rows;
+}

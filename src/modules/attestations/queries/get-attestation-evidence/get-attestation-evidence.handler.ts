@@ -1,0 +1,31 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { NotFoundError } from '../../../../common/errors/app-error';
+import { AttestationReader } from '../../persistence/attestation-reader';
+import { EvidenceStore } from '../../persistence/evidence-store';
+import { EvidenceDownload, GetAttestationEvidenceQuery } from './get-attestation-evidence.query';
+
+@QueryHandler(GetAttestationEvidenceQuery)
+export class GetAttestationEvidenceHandler implements IQueryHandler<GetAttestationEvidenceQuery> {
+  constructor(
+    private readonly reader: AttestationReader,
+    private readonly store: EvidenceStore,
+  ) {}
+
+  async execute(q: GetAttestationEvidenceQuery): Promise<EvidenceDownload> {
+    const trailId = await this.reader.trailId(q.orgId, q.flowName, q.trailName);
+    const attestation = await this.reader.evidenceOf(trailId, q.attestationId);
+    if (!attestation) {
+      throw new NotFoundError(`Attestation '${q.attestationId}' not found in trail '${q.trailName}' of flow '${q.flowName}'`);
+    }
+    if (!attestation.sha256) throw new NotFoundError('This attestation has no evidence file attached.');
+    const stored = await this.store.open(attestation.sha256);
+    if (!stored) throw new Error(`evidence blob ${attestation.sha256.toString('hex')} is missing from the store`);
+    return {
+      filename: attestation.filename ?? 'evidence',
+      contentType: attestation.contentType ?? 'application/octet-stream',
+      size: stored.size,
+      sha256: attestation.sha256.toString('hex'),
+      chunks: stored.chunks(),
+    };
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * An attestation type: how its `data_json` is validated, how compliance is decided, and which of its fields
+ * go into the common attestation columns versus the type's own `data`. Plain data, no Nest: a type module
+ * registers one of these with the AttestationTypeRegistry (see README.md).
+ */
+export interface AttestationTypeDefinition<TData extends object = object> {
+  /** `attestation_type` on the wire and in the `attestations.attestation_type` column. */
+  readonly name: string;
+  /** Stored on each row; bump when the type's `data` layout changes. */
+  readonly schemaVersion: number;
+  /** DTO class the `data_json` document is validated against (strict: unknown fields are 400). */
+  readonly dataClass: new () => TData;
+  /** Whether a multipart request of this type may carry an attachment file part. */
+  readonly acceptsAttachment: boolean;
+  /** The type's compliance rule: the verdict stored in `is_compliant`. */
+  isCompliant(data: TData): boolean;
+  /** Maps validated data onto the common columns; `extra` is stored as `data` and shown in responses as is. */
+  toRecord(data: TData): AttestationRecordFields;
+}
+
+/** The columns every attestation type fills (see the attestations table). */
+export interface AttestationRecordFields {
+  attestationName: string;
+  /** Ties the attestation to an artifact reported in the trail (its artifact slot). */
+  artifactFingerprint?: string | null;
+  /** Artifact template names whose slot `<artifact>.<name>` this attestation fills, reported or not. */
+  targetArtifacts?: string[] | null;
+  description?: string | null;
+  originUrl?: string | null;
+  externalUrls?: Record<string, unknown> | null;
+  annotations?: Record<string, string> | null;
+  userData?: unknown;
+  gitCommitInfo?: object | null;
+  repoInfo?: RepoInfo | null;
+  extra?: Record<string, unknown>;
+}
+
+export interface RepoInfo {
+  id?: string | null;
+  name: string;
+  url: string;
+  provider?: string | null;
+  description?: string | null;
+  namespace_path?: string | null;
+  additional_info?: Record<string, unknown> | null;
+}

@@ -1,0 +1,30 @@
+import { Controller, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { CurrentOrg, CurrentPrincipal } from '../../../../common/auth/auth.decorators';
+import { OrgContext, Principal } from '../../../../common/auth/principal';
+import { JsonStringInterceptor } from '../../http/json-string.interceptor';
+import { AttestMultipartCommand } from '../../commands/attest-multipart/attest-multipart.command';
+import {
+  AttestationUpload,
+  AttestationUploadInterceptor,
+  UploadedAttestation,
+} from '../../upload/attestation-upload.interceptor';
+
+@Controller('attestations')
+export class GenericAttestationController {
+  constructor(private readonly commandBus: CommandBus) {}
+
+  /** Spec op 7: multipart `data_json` + at most one attachment (`attachment_file` or `attachment_file.0`). */
+  @Post(':org/:flow_name/trail/:trail_name/generic')
+  @HttpCode(201)
+  @UseInterceptors(JsonStringInterceptor, AttestationUploadInterceptor)
+  attest(
+    @CurrentOrg() org: OrgContext,
+    @CurrentPrincipal() principal: Principal,
+    @Param('flow_name') flowName: string,
+    @Param('trail_name') trailName: string,
+    @UploadedAttestation() upload: AttestationUpload,
+  ) {
+    return this.commandBus.execute(new AttestMultipartCommand(org.id, principal, flowName, trailName, 'generic', upload));
+  }
+}

@@ -1,0 +1,34 @@
+import { Module } from '@nestjs/common';
+import { AttestationTypeDefinition } from '../attestation-type';
+import { AttestationTypeModule } from '../attestation-type.registry';
+import { GenericAttestationController } from './generic-attestation.controller';
+import { GenericAttestationRequestDto } from './generic-attestation.request.dto';
+
+/** `generic`: the caller states the verdict (`is_compliant`); an optional attachment is the evidence. */
+export const genericAttestationType: AttestationTypeDefinition<GenericAttestationRequestDto> = {
+  name: 'generic',
+  schemaVersion: 1,
+  dataClass: GenericAttestationRequestDto,
+  acceptsAttachment: true,
+  isCompliant: (data) => data.is_compliant,
+  toRecord: (data) => ({
+    attestationName: data.attestation_name,
+    artifactFingerprint: data.artifact_fingerprint,
+    targetArtifacts: data.target_artifacts,
+    description: data.description,
+    originUrl: data.origin_url,
+    externalUrls: data.external_urls,
+    annotations: data.annotations,
+    userData: data.user_data,
+    gitCommitInfo: data.git_commit_info ? { ...data.git_commit_info } : null,
+    repoInfo: data.repo_info ? { ...data.repo_info } : null,
+    extra: data.target_artifacts?.length ? { target_artifacts: data.target_artifacts } : {},
+  }),
+};
+
+/** The whole `generic` type: its definition and its route. */
+@Module({
+  imports: [AttestationTypeModule.register(genericAttestationType)],
+  controllers: [GenericAttestationController],
+})
+export class GenericAttestationModule {}

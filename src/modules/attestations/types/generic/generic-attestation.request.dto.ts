@@ -1,0 +1,60 @@
+import { Type } from 'class-transformer';
+import { IsArray, IsBoolean, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
+import { IsAnnotations, IsExternalUrls, IsObjectOrArray } from '../../dto/evidence-validators';
+import { GitCommitInfoDto, RepoInfoDto } from '../../dto/evidence-common.dto';
+
+export const ATTESTATION_NAME = /^[a-zA-Z0-9\-_,]+$/;
+export const FINGERPRINT = /^[a-f0-9]{64}$/;
+
+/**
+ * The `data_json` part of a generic attestation (spec op 7 + the reference's extra fields). Required:
+ * `attestation_name`, `is_compliant`. Every other field may be absent or null. Unknown fields are 400.
+ */
+export class GenericAttestationRequestDto {
+  @IsString()
+  @Matches(ATTESTATION_NAME, { message: 'must match ^[a-zA-Z0-9\\-_,]+$' })
+  attestation_name: string;
+
+  @IsBoolean()
+  is_compliant: boolean;
+
+  @IsOptional()
+  @IsString()
+  @Matches(FINGERPRINT, { message: 'must be 64 lowercase hex characters' })
+  artifact_fingerprint?: string | null;
+
+  @IsOptional()
+  @IsArray()
+  @Matches(ATTESTATION_NAME, { each: true, message: 'each item must match ^[a-zA-Z0-9\\-_,]+$' })
+  target_artifacts?: string[] | null;
+
+  @IsOptional()
+  @IsString()
+  description?: string | null;
+
+  @IsOptional()
+  @IsString()
+  origin_url?: string | null;
+
+  @IsOptional()
+  @IsExternalUrls()
+  external_urls?: Record<string, unknown> | null;
+
+  @IsOptional()
+  @IsAnnotations()
+  annotations?: Record<string, string> | null;
+
+  @IsOptional()
+  @IsObjectOrArray()
+  user_data?: Record<string, unknown> | unknown[] | null;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => GitCommitInfoDto)
+  git_commit_info?: GitCommitInfoDto | null;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RepoInfoDto)
+  repo_info?: RepoInfoDto | null;
+}

@@ -1,0 +1,57 @@
+import { FlowTemplateSpec } from '../domain/flow-template';
+
+/** A flow as `GET /flows/{org}/{flow}` and the list show it; `tags` is always an object. */
+export interface FlowResponse {
+  name: string;
+  description: string;
+  visibility: string;
+  org: string;
+  template: FlowTemplateSpec | null;
+  template_id: string | null;
+  template_version: number | null;
+  repo_url: string | null;
+  tags: Record<string, string>;
+  created_by: string;
+  created_at: number;
+  last_modified_at: number;
+  last_deployment_at: number | null;
+  html_url: string;
+}
+
+export interface FlowRow {
+  name: string;
+  description: string;
+  visibility: string;
+  tags: Record<string, string> | null;
+  template_id: string | null;
+  template_version: number | null;
+  template_spec: FlowTemplateSpec | null;
+  repo_url: string | null;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export const FLOW_COLUMNS = `f.name, f.description, f.visibility, f.tags, f.template_id, ft.version AS template_version,
+  ft.spec AS template_spec, f.repo_url, f.created_by,
+  EXTRACT(EPOCH FROM f.created_at)::float8 AS created_at, EXTRACT(EPOCH FROM f.updated_at)::float8 AS updated_at`;
+export const FLOW_FROM = `FROM flows f LEFT JOIN flow_templates ft ON ft.id = f.template_id`;
+
+export function toFlowResponse(row: FlowRow, orgName: string, publicBaseUrl: string): FlowResponse {
+  return {
+    name: row.name,
+    description: row.description ?? '',
+    visibility: row.visibility,
+    org: orgName,
+    template: row.template_spec ?? null,
+    template_id: row.template_id,
+    template_version: row.template_version,
+    repo_url: row.repo_url,
+    tags: row.tags ?? {},
+    created_by: row.created_by,
+    created_at: Number(row.created_at),
+    last_modified_at: Number(row.updated_at),
+    last_deployment_at: null,
+    html_url: `${publicBaseUrl}/${encodeURIComponent(orgName)}/flows/${encodeURIComponent(row.name)}`,
+  };
+}

@@ -1,0 +1,13 @@
+import { IsIn, IsOptional, Matches } from 'class-validator';
+import { PageQueryDto } from '../../../trails/dto/page-envelope';
+
+export class ListFlowsQueryDto extends PageQueryDto {
+  /** Flows whose name contains this string (letters, digits and '-', as the reference allows). */
+  @IsOptional()
+  @Matches(/^[a-zA-Z0-9-]*$/)
+  search_by_name?: string;
+
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  case_sensitive?: string;
+}

@@ -1,0 +1,68 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+
+/** `page` (from 1) and `per_page` (1..100, default 20), as decisions.md sets them for lists. */
+export class PageQueryDto {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  page?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  per_page?: number;
+}
+
+export const DEFAULT_PER_PAGE = 20;
+
+export interface PageLinks {
+  self: string;
+  first: string;
+  last: string;
+  next: string | null;
+  prev: string | null;
+}
+
+/** The paginated list envelope: `data`, `_links`, `pagination {total, page, per_page, page_count}`. */
+export interface PageEnvelope<T> {
+  data: T[];
+  _links: PageLinks;
+  pagination: { total: number; page: number; per_page: number; page_count: number };
+}
+
+/**
+ * `url` is the list's absolute URL without paging parameters; `params` the other query parameters to keep.
+ * A page past the end is an empty `data` with the links still pointing inside the list.
+ */
+export function pageEnvelope<T>(
+  data: T[],
+  total: number,
+  page: number,
+  perPage: number,
+  url: string,
+  params: Record<string, string | undefined> = {},
+): PageEnvelope<T> {
+  const pageCount = Math.max(1, Math.ceil(total / perPage));
+  const link = (p: number) => {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, v);
+    q.set('page', String(p));
+    q.set('per_page', String(perPage));
+    return `${url}?${q.toString()}`;
+  };
+  return {
+    data,
+    _links: {
+      self: link(page),
+      first: link(1),
+      last: link(pageCount),
+      next: page < pageCount ? link(page + 1) : null,
+      prev: page > 1 ? link(Math.min(page - 1, pageCount)) : null,
+    },
+    pagination: { total, page, per_page: perPage, page_count: pageCount },
+  };
+}

@@ -1,0 +1,378 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../../common/config/app-config';
+import { InjectConfig } from '../../../common/config/config.decorators';
+import { NotFoundError } from '../../../common/errors/app-error';
+import { toAttestationResponse } from '../../attestations/dto/attestation.response';
+import { ATTESTATION_COLUMNS, AttestationRow } from '../../attestations/persistence/attestation-row';
+import { EMPTY_TEMPLATE } from '../../flows/domain/flow-template';
+import { FlowTemplates, StoredTemplate } from '../../flows/persistence/flow-templates';
+import { evaluateCompliance, ReportedArtifact, SlotAttestation, TrailCompliance } from '../domain/compliance';
+import { MAX_MOMENT, MomentSelector } from '../domain/moment-expression';
+
+/** A trail row with what its read shapes need. Timestamps are Unix seconds. */
+export interface TrailRecord {
+  id: string;
+  org_id: string;
+  flow_id: string;
+  flow_name: string;
+  flow_tags: Record<string, string> | null;
+  name: string;
+  description: string;
+  template_id: string | null;
+  git_commit_info: Record<string, unknown> | null;
+  repo_info: Record<string, unknown> | null;
+  repo_id: string | null;
+  user_data: unknown;
+  origin_url: string | null;
+  external_urls: Record<string, { href: string; fingerprint?: string }> | null;
+  last_moment: number;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One entry of GET trail's `events` (a moment, described the way the reference and the CLI name it). */
+export type TrailEvent = { type: string; timestamp: number; moment_number: number } & Record<string, unknown>;
+
+export interface MomentRecord {
+  momentNumber: number;
+  createdAt: number;
+  templateId: string | null;
+}
+
+/** A trail's compliance state as of one moment (or now). */
+export interface TrailState {
+  template: StoredTemplate | null;
+  compliance: TrailCompliance;
+  /** Latest report per artifact template name, with the fields the read shapes show. */
+  artifacts: Map<string, ArtifactRecord>;
+}
+
+export interface ArtifactRecord extends ReportedArtifact {
+  filename: string;
+  moment_number: number;
+  created_at: number;
+}
+
+export const TRAIL_COLUMNS = `t.id, t.org_id, t.flow_id, f.name AS flow_name, f.tags AS flow_tags, t.name, t.description,
+  t.template_id, t.git_commit_info, t.repo_info,
+  (SELECT r.id FROM repos r WHERE r.org_id = t.org_id
+     AND r.external_id = COALESCE(NULLIF(t.repo_info->>'id', ''), t.repo_info->>'name')) AS repo_id,
+  t.user_data, t.origin_url, t.external_urls, t.last_moment, t.created_by,
+  EXTRACT(EPOCH FROM t.created_at)::float8 AS created_at, EXTRACT(EPOCH FROM t.updated_at)::float8 AS updated_at`;
+
+const AGO_UNITS = { second: 'second', minute: 'minute', hour: 'hour', day: 'day', week: 'week', month: 'month' } as const;
+
+/**
+ * CTEs (for a `WITH RECURSIVE`) ending in `latest`: the latest attestation of every slot of trail `trailId`
+ * among those recorded at moments <= `upTo` (both SQL expressions). A skip scan of attestations_trail_slot_idx:
+ * the recursive parts walk the distinct (artifact_name, name) pairs, one index probe per slot, then one
+ * backward probe per slot finds its latest row at or before the moment. The cost follows the number of
+ * slots, not the number of attestations. (`ORDER BY artifact_name, name` even where artifact_name IS NULL, so
+ * the planner sees the index order and does not sort.)
+ */
+function latestSlotCtes(trailId: string, upTo: string): string {
+  return `trail_slots AS (
+      (SELECT name FROM attestations WHERE trail_id = ${trailId} AND artifact_name IS NULL ORDER BY artifact_name, name LIMIT 1)
+      UNION ALL
+      SELECT (SELECT x.name FROM attestations x
+              WHERE x.trail_id = ${trailId} AND x.artifact_name IS NULL AND x.name > s.name
+              ORDER BY x.artifact_name, x.name LIMIT 1)
+      FROM trail_slots s WHERE s.name IS NOT NULL
+    ), artifact_slots AS (
+      (SELECT artifact_name, name FROM attestations WHERE trail_id = ${trailId} AND artifact_name IS NOT NULL
+       ORDER BY artifact_name, name LIMIT 1)
+      UNION ALL
+      SELECT n.artifact_name, n.name FROM artifact_slots s CROSS JOIN LATERAL (
+        SELECT x.artifact_name, x.name FROM attestations x
+        WHERE x.trail_id = ${trailId} AND (x.artifact_name, x.name) > (s.artifact_name, s.name)
+        ORDER BY x.artifact_name, x.name LIMIT 1) n
+    ), latest AS (
+      SELECT l.* FROM trail_slots s CROSS JOIN LATERAL (
+        SELECT * FROM attestations x
+        WHERE x.trail_id = ${trailId} AND x.artifact_name IS NULL AND x.name = s.name AND x.moment_number <= ${upTo}
+        ORDER BY x.artifact_name DESC, x.name DESC, x.moment_number DESC LIMIT 1) l
+      UNION ALL
+      SELECT l.* FROM artifact_slots s CROSS JOIN LATERAL (
+        SELECT * FROM attestations x
+        WHERE x.trail_id = ${trailId} AND x.artifact_name = s.artifact_name AND x.name = s.name AND x.moment_number <= ${upTo}
+        ORDER BY x.artifact_name DESC, x.name DESC, x.moment_number DESC LIMIT 1) l
+    )`;
+}
+
+const LATEST_SLOT_ROWS = `SELECT ${ATTESTATION_COLUMNS}
+  FROM latest a
+  JOIN flows f ON f.id = a.flow_id
+  JOIN trails t ON t.id = a.trail_id
+  JOIN organizations o ON o.id = a.org_id`;
+
+/** Latest report per artifact template name of trail `trailId` at moments <= `upTo`. */
+function latestArtifactsSql(trailId: string, upTo: string): string {
+  return `SELECT DISTINCT ON (template_reference_name)
+      id, template_reference_name AS name, fingerprint, filename, moment_number,
+      EXTRACT(EPOCH FROM created_at)::float8 AS created_at
+    FROM artifacts WHERE trail_id = ${trailId} AND moment_number <= ${upTo}
+    ORDER BY template_reference_name DESC, moment_number DESC`;
+}
+
+/**
+ * The one statement behind TrailStateReader.readAt: trail, selected moment, latest slot rows and artifact rows
+ * as of that moment (exported for bench/moments, which times it in SQL alone).
+ */
+export function readAtQuery(
+  orgId: string,
+  flowName: string,
+  trailName: string,
+  selector: MomentSelector,
+  withState = true,
+): { sql: string; params: unknown[] } {
+  const params: unknown[] = [orgId, flowName, trailName];
+  let where: string;
+  let order = '';
+  switch (selector.kind) {
+    case 'number':
+    case 'back':
+      if (selector.kind === 'number' && selector.number > MAX_MOMENT) where = 'false';
+      else {
+        params.push(selector.kind === 'number' ? selector.number : selector.steps);
+        where = selector.kind === 'number' ? `m.moment_number = $4` : `m.moment_number = t.last_moment - $4`;
+      }
+      break;
+    case 'at':
+      params.push(selector.epochMicros.toString());
+      where = `m.created_at <= 'epoch'::timestamptz + $4::bigint * interval '1 microsecond'`;
+      order = 'ORDER BY m.created_at DESC, m.moment_number DESC';
+      break;
+    case 'now':
+      where = 'm.created_at <= now()';
+      order = 'ORDER BY m.created_at DESC, m.moment_number DESC';
+      break;
+    case 'ago':
+      params.push(selector.amount);
+      where = `m.created_at <= now() - $4::int * interval '1 ${AGO_UNITS[selector.unit]}'`;
+      order = 'ORDER BY m.created_at DESC, m.moment_number DESC';
+      break;
+  }
+  const tr = `tr AS (
+       SELECT ${TRAIL_COLUMNS}, m.moment_number AS m_number,
+         EXTRACT(EPOCH FROM m.created_at)::float8 AS m_created_at, m.template_id AS m_template_id
+       FROM flows f
+       LEFT JOIN trails t ON t.flow_id = f.id AND t.name = $3
+       LEFT JOIN LATERAL (
+         SELECT m.moment_number, m.created_at, m.template_id FROM trail_moments m
+         WHERE m.trail_id = t.id AND ${where} ${order} LIMIT 1
+       ) m ON true
+       WHERE f.org_id = $1 AND f.name = $2
+     )`;
+  if (!withState) return { sql: `WITH ${tr} SELECT tr.*, NULL AS slot_rows, NULL AS artifact_rows FROM tr`, params };
+  const sql = `WITH RECURSIVE ${tr}, ${latestSlotCtes('(SELECT id FROM tr)', '(SELECT m_number FROM tr)')}
+     SELECT tr.*,
+       (SELECT json_agg(x ORDER BY x.moment_number) FROM (${LATEST_SLOT_ROWS}) x) AS slot_rows,
+       (SELECT json_agg(y ORDER BY y.moment_number)
+          FROM (${latestArtifactsSql('(SELECT id FROM tr)', '(SELECT m_number FROM tr)')}) y) AS artifact_rows
+     FROM tr`;
+  return { sql, params };
+}
+
+/**
+ * Read side of trails: a trail's state at any moment N is the latest row per slot among the rows stamped with
+ * moment_number <= N (a skip scan of the (trail_id, artifact_name, name, moment_number) index, see slotsAt);
+ * nothing is copied per moment. Also the read side other modules (evaluations) resolve trails through.
+ */
+@Injectable()
+export class TrailStateReader {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly templates: FlowTemplates,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * One trail as of the moment an expression selects, in one round trip: the trail row, the moment (null when
+   * the expression resolves to nothing) and, for a moment, its compliance state against the template in force
+   * then. 404 for a missing flow or trail.
+   */
+  async readAt(
+    orgId: string,
+    flowName: string,
+    trailName: string,
+    selector: MomentSelector,
+    withState = true,
+  ): Promise<{ trail: TrailRecord; moment: MomentRecord | null; state: TrailState | null }> {
+    const { sql, params } = readAtQuery(orgId, flowName, trailName, selector, withState);
+    const rows: Array<
+      TrailRecord & {
+        m_number: number | null;
+        m_created_at: number | null;
+        m_template_id: string | null;
+        slot_rows: AttestationRow[] | null;
+        artifact_rows: ArtifactRecord[] | null;
+      }
+    > = await this.dataSource.query(sql, params);
+    if (!rows.length) throw new NotFoundError(`Flow '${flowName}' not found`);
+    const row = rows[0];
+    if (!row.id) throw new NotFoundError(`Trail '${trailName}' not found in flow '${flowName}'`);
+    if (row.m_number === null) return { trail: row, moment: null, state: null };
+    const moment = { momentNumber: row.m_number, createdAt: Number(row.m_created_at), templateId: row.m_template_id };
+    if (!withState) return { trail: row, moment, state: null };
+    const template = moment.templateId ? await this.templates.get(moment.templateId) : null;
+    const state = this.assemble(template, row.slot_rows ?? [], row.artifact_rows ?? []);
+    return { trail: row, moment, state };
+  }
+
+  /** State of one trail as of moment `upTo`, against the template in force then. */
+  async stateOf(trailId: string, templateId: string | null, upTo: number): Promise<TrailState> {
+    const [template, attestations, artifacts] = await Promise.all([
+      templateId ? this.templates.get(templateId) : Promise.resolve(null),
+      this.slotsAt(trailId, upTo),
+      this.latestArtifacts([trailId], upTo),
+    ]);
+    return this.assemble(template, attestations, artifacts.get(trailId) ?? []);
+  }
+
+  /** The latest attestation of every slot of one trail at moments <= `upTo` (see latestSlotCtes). */
+  private async slotsAt(trailId: string, upTo: number): Promise<AttestationRow[]> {
+    return this.dataSource.query(`WITH RECURSIVE ${latestSlotCtes('$1', '$2')} ${LATEST_SLOT_ROWS} ORDER BY a.moment_number`, [
+      trailId,
+      upTo,
+    ]);
+  }
+
+  /**
+   * Current state of many trails (a list page), each as of its last committed moment: one skip scan per
+   * trail (a few at a time) plus one artifact query for the page.
+   */
+  async currentStates(trails: Array<{ id: string; template_id: string | null; last_moment: number }>): Promise<Map<string, TrailState>> {
+    const artifacts = await this.latestArtifacts(trails.map((t) => t.id), null);
+    const out = new Map<string, TrailState>();
+    const queue = [...trails];
+    const worker = async () => {
+      for (let t = queue.shift(); t; t = queue.shift()) {
+        const [template, rows] = await Promise.all([
+          t.template_id ? this.templates.get(t.template_id) : Promise.resolve(null),
+          this.slotsAt(t.id, t.last_moment),
+        ]);
+        const reported = (artifacts.get(t.id) ?? []).filter((a) => a.moment_number <= t.last_moment);
+        out.set(t.id, this.assemble(template, rows, reported));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(4, trails.length) }, worker));
+    return out;
+  }
+
+  /**
+   * The trail's history as the reference's `events`, one per moment up to `upTo`, with what the CLI prints:
+   * the attestation or artifact a moment recorded is joined in by its id.
+   */
+  async events(trailId: string, upTo: number): Promise<TrailEvent[]> {
+    const rows: Array<{
+      moment_number: number;
+      ts: number;
+      kind: string;
+      subject_id: string | null;
+      attestation_id: string | null;
+      name: string | null;
+      artifact_name: string | null;
+      attestation_type: string | null;
+      is_compliant: boolean | null;
+      att_commit: Record<string, unknown> | null;
+      fingerprint: string | null;
+      filename: string | null;
+      template_reference_name: string | null;
+      art_commit: Record<string, unknown> | null;
+    }> = await this.dataSource.query(
+      `SELECT m.moment_number, EXTRACT(EPOCH FROM m.created_at)::float8 AS ts, m.kind, m.subject_id,
+         a.id AS attestation_id, a.name, a.artifact_name, a.attestation_type, a.is_compliant, a.git_commit_info AS att_commit,
+         r.fingerprint, r.filename, r.template_reference_name, r.git_commit_info AS art_commit
+       FROM trail_moments m
+       LEFT JOIN attestations a ON m.kind IN ('attestation', 'decision') AND a.id = m.subject_id
+       LEFT JOIN artifacts r ON m.kind = 'artifact' AND r.id = m.subject_id
+       WHERE m.trail_id = $1 AND m.moment_number <= $2
+       ORDER BY m.moment_number`,
+      [trailId, upTo],
+    );
+    return rows.map((r): TrailEvent => {
+      const base = { moment_number: r.moment_number, timestamp: Number(r.ts) };
+      switch (r.kind) {
+        case 'trail_begun':
+          return { ...base, type: 'trail_reported' };
+        case 'trail_updated':
+          return { ...base, type: 'trail_updated' };
+        case 'template_changed':
+          return { ...base, type: 'trail_template_changed', template_id: r.subject_id };
+        case 'artifact':
+          return {
+            ...base,
+            type: 'artifact_creation_reported',
+            artifact_id: r.subject_id,
+            artifact_fingerprint: r.fingerprint,
+            artifact_name: r.filename,
+            template_reference_name: r.template_reference_name,
+            git_commit_info: r.art_commit,
+          };
+        default:
+          return {
+            ...base,
+            type: r.artifact_name ? 'artifact_attestation_reported' : 'trail_attestation_reported',
+            attestation_id: r.attestation_id,
+            attestation_type: r.attestation_type,
+            template_reference_name: r.name,
+            ...(r.artifact_name ? { target_artifact: r.artifact_name } : {}),
+            is_compliant: r.is_compliant,
+            git_commit_info: r.att_commit,
+          };
+      }
+    });
+  }
+
+  private assemble(template: StoredTemplate | null, rows: AttestationRow[], artifacts: ArtifactRecord[]): TrailState {
+    const slots: SlotAttestation[] = rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      artifactName: row.artifact_name,
+      type: row.attestation_type,
+      isCompliant: row.is_compliant,
+      fields: toAttestationResponse(row, this.config.publicBaseUrl),
+    }));
+    const compliance = evaluateCompliance(template ? template.spec ?? EMPTY_TEMPLATE : null, slots, artifacts);
+    return { template, compliance, artifacts: new Map(artifacts.map((a) => [a.name, a])) };
+  }
+
+  private async latestArtifacts(trailIds: string[], upTo: number | null): Promise<Map<string, ArtifactRecord[]>> {
+    const params: unknown[] = [trailIds.length === 1 ? trailIds[0] : trailIds];
+    const which = trailIds.length === 1 ? 'trail_id = $1' : 'trail_id = ANY($1::uuid[])';
+    let bound = '';
+    if (upTo !== null) {
+      params.push(upTo);
+      bound = 'AND moment_number <= $2';
+    }
+    const rows: Array<{ trail_id: string; id: string; name: string; fingerprint: string; filename: string; moment_number: number; created_at: number }> =
+      await this.dataSource.query(
+        `SELECT * FROM (
+           SELECT DISTINCT ON (trail_id, template_reference_name)
+             trail_id, id, template_reference_name AS name, fingerprint, filename, moment_number,
+             EXTRACT(EPOCH FROM created_at)::float8 AS created_at
+           FROM artifacts
+           WHERE ${which} ${bound}
+           ORDER BY trail_id DESC, template_reference_name DESC, moment_number DESC
+         ) x ORDER BY moment_number`,
+        params,
+      );
+    return groupBy(
+      rows.map((r) => ({ ...r, created_at: Number(r.created_at) })),
+      (r) => r.trail_id,
+    );
+  }
+}
+
+function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const list = out.get(k);
+    if (list) list.push(row);
+    else out.set(k, [row]);
+  }
+  return out;
+}

@@ -1,0 +1,450 @@
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import { UPLOAD_DIR } from '../../src/modules/attestations/upload/hashing-storage';
+import { addMember, bearer, createOrg, TestOrg } from '../support/factories';
+import { startTestApp, TestApp, uniqueName } from '../support/test-app';
+import { countRows, FP, genericPath, insertArtifact, postGeneric } from './helpers';
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const MAX = 10 * 1024 * 1024;
+
+/** Staged uploads are removed once the request is answered (stored or rejected). */
+async function expectNoStagedFiles(): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    if (!fs.existsSync(UPLOAD_DIR) || fs.readdirSync(UPLOAD_DIR).length === 0) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  expect(fs.readdirSync(UPLOAD_DIR)).toEqual([]);
+}
+
+/** Binary response bodies as Buffers in supertest. */
+function binary(res: any, cb: (err: Error | null, body: Buffer) => void) {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('end', () => cb(null, Buffer.concat(chunks)));
+}
+
+describe('generic attestations (spec op 7)', () => {
+  let t: TestApp;
+  let org: TestOrg;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  beforeEach(async () => {
+    org = await createOrg(t);
+  });
+
+  async function list(flow: string, query = '') {
+    const res = await t.http().get(`/api/v2/attestations/${org.name}/${flow}${query}`).set(...bearer(org.adminKey));
+    expect(res.status).toBe(200);
+    return res.body;
+  }
+
+  it('records an attestation in an auto-created flow and trail and answers 201 with a string', async () => {
+    const flow = uniqueName('flow');
+    const res = await postGeneric(t, org.adminKey, org.name, flow, 'trail-1', {
+      attestation_name: 'manual-test',
+      is_compliant: true,
+      description: 'this is a glorious attestation',
+      origin_url: 'https://ci.example.com/runs/1',
+      user_data: { 'foo.bar': 'this should work' },
+      annotations: { key: 'value' },
+      git_commit_info: {
+        sha1: 'ae08fc6a5c963ae8dfaa0c27d8e5de9980d433b6',
+        branch: 'main',
+        message: 'commit',
+        author: 'Jon <jon@example.com>',
+        timestamp: 1750923680,
+        url: 'https://github.com/org/repo/commit/ae08',
+      },
+      external_urls: { github: 'https://github.com/org/repo/actions/123', jira: { href: 'https://jira/1' } },
+    });
+    expect(res.status).toBe(201);
+    expect(typeof res.body).toBe('string');
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+
+    const body = await list(flow);
+    expect(body.pagination).toEqual({ total: 1, page: 1, per_page: 20, page_count: 1 });
+    const item = body.data[0];
+    expect(item).toMatchObject({
+      attestation_name: 'manual-test',
+      attestation_type: 'generic',
+      description: 'this is a glorious attestation',
+      has_audit_package: false,
+      is_compliant: true,
+      origin_url: 'https://ci.example.com/runs/1',
+      reported_by: org.adminEmail,
+      schema_version: 1,
+      user_data: { 'foo.bar': 'this should work' },
+      flow_name: flow,
+      trail_name: 'trail-1',
+      artifact_fingerprint: null,
+      artifact_name: null,
+      annotations: { key: 'value' },
+      external_urls: { github: { href: 'https://github.com/org/repo/actions/123' }, jira: { href: 'https://jira/1' } },
+      evidence: null,
+      attestation_number: 1,
+    });
+    expect(item.git_commit_info.sha1).toBe('ae08fc6a5c963ae8dfaa0c27d8e5de9980d433b6');
+    expect(item.attestation_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(typeof item.created_at).toBe('number');
+    expect(Math.abs(item.created_at - Date.now() / 1000)).toBeLessThan(60);
+    expect(item.html_url).toBe(`${t.config.publicBaseUrl}/${org.name}/flows/${flow}/trails/trail-1?attestation_id=${item.attestation_id}`);
+    // trail moment stamped: moment 1 began the trail, moment 2 recorded the attestation
+    expect(item.moment_number).toBe(2);
+  });
+
+  it('round-trips an attachment: digest, file name, size, exact bytes, headers', async () => {
+    const flow = uniqueName('flow');
+    const content = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7919) % 256));
+    const res = await postGeneric(t, org.adminKey, org.name, flow, 't1', { attestation_name: 'report', is_compliant: false }, {
+      content,
+      filename: 'coverage report.tar.gz',
+      contentType: 'application/gzip',
+    });
+    expect(res.status).toBe(201);
+    const item = (await list(flow)).data[0];
+    expect(item.has_audit_package).toBe(true);
+    expect(item.is_compliant).toBe(false);
+    expect(item.evidence).toMatchObject({
+      sha256: sha256(content),
+      filename: 'coverage report.tar.gz',
+      size: content.length,
+      content_type: 'application/gzip',
+    });
+    const download = await t
+      .http()
+      .get(`/api/v2/attestations/${org.name}/${flow}/trail/t1/attestation/${item.attestation_id}/evidence`)
+      .set(...bearer(org.adminKey))
+      .buffer(true)
+      .parse(binary);
+    expect(download.status).toBe(200);
+    expect(download.headers['content-type']).toBe('application/gzip');
+    expect(download.headers['content-disposition']).toContain('filename="coverage report.tar.gz"');
+    expect(Number(download.headers['content-length'])).toBe(content.length);
+    expect(sha256(download.body)).toBe(sha256(content));
+    expect(Buffer.compare(download.body, content)).toBe(0);
+  });
+
+  it('stores a new attachment posted to an existing trail (the one-statement path) and serves it back', async () => {
+    const flow = uniqueName('flow');
+    await postGeneric(t, org.adminKey, org.name, flow, 't1', { attestation_name: 'first', is_compliant: true }).expect(201);
+    const content = Buffer.from(`fresh bytes ${uniqueName('y')}`);
+    await postGeneric(t, org.adminKey, org.name, flow, 't1', { attestation_name: 'second', is_compliant: true }, {
+      content,
+      filename: 'fresh.txt',
+      contentType: 'text/plain',
+    }).expect(201);
+    const item = (await list(flow)).data[0];
+    expect(item.evidence).toMatchObject({ sha256: sha256(content), size: content.length });
+    const download = await t.http().get(new URL(item.evidence.download_url).pathname).set(...bearer(org.adminKey)).buffer(true).parse(binary);
+    expect(download.status).toBe(200);
+    expect(Buffer.compare(download.body, content)).toBe(0);
+  });
+
+  it('accepts the attachment as attachment_file.0 and stores identical content once', async () => {
+    const flow = uniqueName('flow');
+    const content = Buffer.from(`same bytes ${uniqueName('x')}`);
+    for (const field of ['attachment_file', 'attachment_file.0']) {
+      const res = await postGeneric(t, org.adminKey, org.name, flow, 't1', { attestation_name: 'a', is_compliant: true }, {
+        field,
+        content,
+        filename: 'same.txt',
+        contentType: 'text/plain',
+      });
+      expect(res.status).toBe(201);
+    }
+    const digest = Buffer.from(sha256(content), 'hex');
+    expect(await countRows(t, `SELECT 1 FROM evidence_blobs WHERE sha256 = $1`, [digest])).toBe(1);
+    expect(await countRows(t, `SELECT 1 FROM attestations WHERE evidence_sha256 = $1`, [digest])).toBe(2);
+  });
+
+  it('accepts exactly 10 MB', async () => {
+    const flow = uniqueName('flow');
+    const content = Buffer.alloc(MAX, 0x61);
+    content.write(uniqueName('max'));
+    const res = await postGeneric(t, org.adminKey, org.name, flow, 't1', { attestation_name: 'big', is_compliant: true }, {
+      content,
+      filename: 'big.bin',
+    });
+    expect(res.status).toBe(201);
+    const item = (await list(flow)).data[0];
+    expect(item.evidence.size).toBe(MAX);
+    expect(item.evidence.sha256).toBe(sha256(content));
+    await expectNoStagedFiles();
+  });
+
+  it('rejects 10 MB + 1 byte with 413 and stores nothing', async () => {
+    const flow = uniqueName('flow');
+    const content = Buffer.alloc(MAX + 1, 0x62);
+    content.write(uniqueName('over'));
+    const res = await postGeneric(t, org.adminKey, org.name, flow, 't1', { attestation_name: 'big', is_compliant: true }, {
+      content,
+      filename: 'big.bin',
+    });
+    expect(res.status).toBe(413);
+    expect(res.body.message).toMatch(/10 MB/);
+    expect(res.body.errors).toBeNull();
+    const digest = Buffer.from(sha256(content), 'hex');
+    const prefix = Buffer.from(sha256(content.subarray(0, MAX)), 'hex');
+    expect(await countRows(t, `SELECT 1 FROM evidence_blobs WHERE sha256 = ANY($1)`, [[digest, prefix]])).toBe(0);
+    expect(await countRows(t, `SELECT 1 FROM flows f JOIN organizations o ON o.id = f.org_id WHERE o.name = $1`, [org.name])).toBe(0);
+    expect(await countRows(t, `SELECT 1 FROM attestations a JOIN organizations o ON o.id = a.org_id WHERE o.name = $1`, [org.name])).toBe(0);
+    await expectNoStagedFiles();
+  });
+
+  it('rejects a second file part with 400', async () => {
+    const flow = uniqueName('flow');
+    const res = await t
+      .http()
+      .post(genericPath(org.name, flow, 't1'))
+      .set(...bearer(org.adminKey))
+      .field('data_json', JSON.stringify({ attestation_name: 'a', is_compliant: true }))
+      .attach('attachment_file', Buffer.from('one'), 'one.txt')
+      .attach('attachment_file.0', Buffer.from('two'), 'two.txt');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: 'Input payload validation failed', errors: { attachment_file: 'at most one attachment file part is allowed' } });
+    expect(await countRows(t, `SELECT 1 FROM flows f JOIN organizations o ON o.id = f.org_id WHERE o.name = $1`, [org.name])).toBe(0);
+  });
+
+  it('rejects unknown file parts and unknown form fields with 400', async () => {
+    const flow = uniqueName('flow');
+    const file = await t
+      .http()
+      .post(genericPath(org.name, flow, 't1'))
+      .set(...bearer(org.adminKey))
+      .field('data_json', JSON.stringify({ attestation_name: 'a', is_compliant: true }))
+      .attach('evidence', Buffer.from('one'), 'one.txt');
+    expect(file.status).toBe(400);
+    expect(file.body.errors).toEqual({ evidence: 'unknown file part: send the attachment as attachment_file or attachment_file.0' });
+
+    const field = await t
+      .http()
+      .post(genericPath(org.name, flow, 't1'))
+      .set(...bearer(org.adminKey))
+      .field('data_json', JSON.stringify({ attestation_name: 'a', is_compliant: true }))
+      .field('extra', 'x');
+    expect(field.status).toBe(400);
+    expect(field.body.errors).toEqual({ extra: 'unknown form field: send data_json and at most one attachment_file' });
+  });
+
+  it('validates data_json with field paths', async () => {
+    const flow = uniqueName('flow');
+    const post = (data: unknown) => postGeneric(t, org.adminKey, org.name, flow, 't1', data);
+
+    const missing = await post({});
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({
+      message: 'Input payload validation failed',
+      errors: { attestation_name: 'is required', is_compliant: 'is required' },
+    });
+
+    const unknown = await post({
+      attestation_name: 'a',
+      is_compliant: true,
+      surprise: 1,
+      git_commit_info: { sha1: 'abc', bogus: true },
+      repo_info: { name: 'r', url: 'https://r', extra: 1 },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors).toEqual({
+      surprise: 'unknown field: it is not part of this request',
+      'git_commit_info.bogus': 'unknown field: it is not part of this request',
+      'repo_info.extra': 'unknown field: it is not part of this request',
+    });
+
+    const bad = await post({
+      attestation_name: 'has space',
+      is_compliant: 'yes',
+      artifact_fingerprint: 'ABC',
+      external_urls: { x: 5 },
+      annotations: { 'bad key': 'v' },
+      target_artifacts: ['ok', 'not ok'],
+      user_data: 'text',
+    });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.errors).sort()).toEqual(
+      ['annotations', 'artifact_fingerprint', 'attestation_name', 'external_urls', 'is_compliant', 'target_artifacts', 'user_data'].sort(),
+    );
+    expect(bad.body.errors.external_urls).toBe("'x' must be a URL string or {href, fingerprint?}");
+
+    const noJson = await t.http().post(genericPath(org.name, flow, 't1')).set(...bearer(org.adminKey)).field('other', 'x');
+    expect(noJson.status).toBe(400);
+
+    const missingPart = await t
+      .http()
+      .post(genericPath(org.name, flow, 't1'))
+      .set(...bearer(org.adminKey))
+      .attach('attachment_file', Buffer.from('x'), 'x.txt');
+    expect(missingPart.status).toBe(400);
+    expect(missingPart.body.errors).toEqual({ data_json: 'is required' });
+
+    const notJson = await post('{not json');
+    expect(notJson.status).toBe(400);
+    expect(notJson.body.errors.data_json).toMatch(/^is not valid JSON/);
+
+    const array = await post('[1]');
+    expect(array.status).toBe(400);
+    expect(array.body.errors).toEqual({ data_json: 'must be a JSON object' });
+
+    const nulls = await post({
+      attestation_name: 'a',
+      is_compliant: true,
+      description: null,
+      origin_url: null,
+      artifact_fingerprint: null,
+      target_artifacts: null,
+      git_commit_info: null,
+      repo_info: null,
+      external_urls: null,
+      annotations: null,
+      user_data: null,
+    });
+    expect(nulls.status).toBe(201);
+    expect(await countRows(t, `SELECT 1 FROM flows f JOIN organizations o ON o.id = f.org_id WHERE o.name = $1`, [org.name])).toBe(1);
+  });
+
+  it('rejects bad flow and trail names in the path with 400', async () => {
+    const res = await postGeneric(t, org.adminKey, org.name, '-bad', '.bad', { attestation_name: 'a', is_compliant: true });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.errors).sort()).toEqual(['path.flow_name', 'path.trail_name']);
+  });
+
+  it('answers 415 for a JSON body', async () => {
+    const res = await t
+      .http()
+      .post(genericPath(org.name, 'f', 't'))
+      .set(...bearer(org.adminKey))
+      .send({ attestation_name: 'a', is_compliant: true });
+    expect(res.status).toBe(415);
+    expect(res.body.message).toMatch(/multipart\/form-data/);
+  });
+
+  it('checks credential, org and role before the body', async () => {
+    const anonymous = await t.http().post(genericPath(org.name, 'f', 't')).field('data_json', '{}');
+    expect(anonymous.status).toBe(401);
+    const reader = await addMember(t, org.name, 'reader');
+    const forbidden = await postGeneric(t, reader, org.name, 'f', 't', { attestation_name: 'a', is_compliant: true });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body).toEqual({ message: "You don't have permission to access this resource", errors: null });
+    const member = await addMember(t, org.name, 'member');
+    expect((await postGeneric(t, member, org.name, uniqueName('f'), 't', { attestation_name: 'a', is_compliant: true })).status).toBe(201);
+    const noOrg = await postGeneric(t, org.adminKey, uniqueName('nope'), 'f', 't', { attestation_name: 'a', is_compliant: true });
+    expect(noOrg.status).toBe(404);
+  });
+
+  it('requires artifact_fingerprint to name an artifact reported in the trail', async () => {
+    const flow = uniqueName('flow');
+    const fp = FP('a1');
+    const res = await postGeneric(t, org.adminKey, org.name, flow, 't1', { attestation_name: 'scan', is_compliant: true, artifact_fingerprint: fp });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ message: `Artifact with fingerprint '${fp}' not found in trail 't1' of flow '${flow}'`, errors: null });
+    // nothing half-written: the auto-created flow and trail were rolled back too
+    expect(await countRows(t, `SELECT 1 FROM flows f JOIN organizations o ON o.id = f.org_id WHERE o.name = $1`, [org.name])).toBe(0);
+
+    await postGeneric(t, org.adminKey, org.name, flow, 't1', { attestation_name: 'first', is_compliant: true }).expect(201);
+    await insertArtifact(t, org.name, flow, 't1', fp, 'web');
+    const ok = await postGeneric(t, org.adminKey, org.name, flow, 't1', { attestation_name: 'scan', is_compliant: true, artifact_fingerprint: fp });
+    expect(ok.status).toBe(201);
+    const item = (await list(flow)).data[0];
+    expect(item).toMatchObject({ attestation_name: 'scan', artifact_fingerprint: fp, artifact_name: 'web' });
+  });
+
+  it('fills artifact slots named by target_artifacts, also before the artifact is reported', async () => {
+    const flow = uniqueName('flow');
+    const res = await postGeneric(t, org.adminKey, org.name, flow, 't1', {
+      attestation_name: 'unit-test',
+      is_compliant: true,
+      target_artifacts: ['web', 'db'],
+    });
+    expect(res.status).toBe(201);
+    const web = await t.http().get(`/api/v2/attestations/${org.name}/${flow}/trail/t1/web.unit-test`).set(...bearer(org.adminKey));
+    expect(web.status).toBe(200);
+    expect(web.body).toHaveLength(1);
+    expect(web.body[0]).toMatchObject({ artifact_name: 'web', attestation_name: 'unit-test', target_artifacts: ['web', 'db'] });
+    const db = await t.http().get(`/api/v2/attestations/${org.name}/${flow}/trail/t1/db.unit-test`).set(...bearer(org.adminKey));
+    expect(db.status).toBe(200);
+    expect(db.body[0].artifact_name).toBe('db');
+    // both slots were filled by the same trail moment
+    expect(db.body[0].moment_number).toBe(web.body[0].moment_number);
+  });
+
+  it('registers and updates the repo named by repo_info', async () => {
+    const flow = uniqueName('flow');
+    const repo = { id: '123456', name: 'acme/web', url: 'https://github.com/acme/web', provider: 'github' };
+    await postGeneric(t, org.adminKey, org.name, flow, 't1', { attestation_name: 'a', is_compliant: true, repo_info: repo }).expect(201);
+    await postGeneric(t, org.adminKey, org.name, flow, 't1', {
+      attestation_name: 'b',
+      is_compliant: true,
+      repo_info: { ...repo, name: 'acme/web-renamed', provider: 'azure_devops_services' },
+    }).expect(201);
+    const rows = await t.dataSource.query(
+      `SELECT r.name, r.provider, r.url FROM repos r JOIN organizations o ON o.id = r.org_id WHERE o.name = $1 AND r.external_id = '123456'`,
+      [org.name],
+    );
+    expect(rows).toEqual([{ name: 'acme/web-renamed', provider: 'azure_devops_services', url: 'https://github.com/acme/web' }]);
+  });
+
+  it('has no route that updates or deletes an attestation', async () => {
+    const flow = uniqueName('flow');
+    await postGeneric(t, org.adminKey, org.name, flow, 't1', { attestation_name: 'a', is_compliant: true }).expect(201);
+    const id = (await list(flow)).data[0].attestation_id;
+    for (const method of ['put', 'patch', 'delete'] as const) {
+      for (const path of [
+        `/api/v2/attestations/${org.name}/${flow}/trail/t1/attestation/${id}`,
+        `/api/v2/attestations/${org.name}/${flow}/trail/t1/a`,
+        `/api/v2/attestations/${org.name}/${flow}/trail/t1/attestation/${id}/evidence`,
+      ]) {
+        const res = await t.http()[method](path).set(...bearer(org.adminKey));
+        expect(res.status).toBe(404);
+      }
+    }
+    expect((await list(flow)).data).toHaveLength(1);
+  });
+
+  it('keeps flow_seq and trail moments dense under concurrent writers, and answers each request on its own', async () => {
+    const flow = uniqueName('flow');
+    const fp = FP('c3');
+    // trail t0 exists with an artifact; the others are created by the concurrent requests themselves
+    await postGeneric(t, org.adminKey, org.name, flow, 't0', { attestation_name: 'first', is_compliant: true }).expect(201);
+    await insertArtifact(t, org.name, flow, 't0', fp, 'web');
+    const requests = Array.from({ length: 40 }, (_, i) => {
+      const trail = `t${i % 5}`;
+      const data: Record<string, unknown> = { attestation_name: `n${i}`, is_compliant: true };
+      if (i === 17) data.artifact_fingerprint = FP('dd'); // unknown: 404, must not take the others down
+      if (i === 23) data.artifact_fingerprint = fp; // t3 has no such artifact: 404 as well
+      if (i === 10) data.artifact_fingerprint = fp; // t0 has it
+      return postGeneric(t, org.adminKey, org.name, flow, trail, data).then((res) => ({ i, trail, res }));
+    });
+    const results = await Promise.all(requests);
+    for (const { i, res } of results) expect([i, res.status]).toEqual([i, i === 17 || i === 23 ? 404 : 201]);
+
+    const rows = await t.dataSource.query(
+      `SELECT a.flow_seq, a.name, a.moment_number, t.name AS trail, a.artifact_name, a.created_at
+       FROM attestations a JOIN flows f ON f.id = a.flow_id JOIN trails t ON t.id = a.trail_id JOIN organizations o ON o.id = f.org_id
+       WHERE o.name = $1 AND f.name = $2 ORDER BY a.flow_seq`,
+      [org.name, flow],
+    );
+    expect(rows.map((r: any) => Number(r.flow_seq))).toEqual(Array.from({ length: 39 }, (_, i) => i + 1));
+    expect(rows.find((r: any) => r.name === 'n10').artifact_name).toBe('web');
+    expect(rows.map((r: any) => r.name)).not.toContain('n17');
+    for (let k = 1; k < rows.length; k++) expect(rows[k].created_at.getTime()).toBeGreaterThanOrEqual(rows[k - 1].created_at.getTime());
+    const [{ count }] = await t.dataSource.query(`SELECT attestation_count AS count FROM flows f JOIN organizations o ON o.id = f.org_id WHERE o.name = $1 AND f.name = $2`, [org.name, flow]);
+    expect(Number(count)).toBe(39);
+    // every trail's moments are 1..last without gaps, and each attestation points at a moment of its trail
+    const moments = await t.dataSource.query(
+      `SELECT t.name AS trail, array_agg(m.moment_number ORDER BY m.moment_number) AS numbers, t.last_moment
+       FROM trail_moments m JOIN trails t ON t.id = m.trail_id JOIN flows f ON f.id = t.flow_id JOIN organizations o ON o.id = f.org_id
+       WHERE o.name = $1 AND f.name = $2 GROUP BY t.name, t.last_moment`,
+      [org.name, flow],
+    );
+    expect(moments).toHaveLength(5);
+    for (const m of moments) expect(m.numbers).toEqual(Array.from({ length: m.last_moment }, (_, i) => i + 1));
+    const attestationMoments = new Set(rows.map((r: any) => `${r.trail}/${r.moment_number}`));
+    expect(attestationMoments.size).toBe(rows.length);
+  });
+});
