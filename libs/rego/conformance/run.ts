@@ -112,7 +112,10 @@ function runCase(c: Case): Outcome {
       return o;
     });
   } catch (e) {
-    if (!(e instanceof RegoError)) return { ok: false, reason: `internal error: ${(e as Error).stack?.split('\n').slice(0, 4).join(' | ')}` };
+    if (!(e instanceof RegoError) || e.detail.startsWith('internal error:')) {
+      const cause = (e as { cause?: Error }).cause ?? (e as Error);
+      return { ok: false, reason: `internal error: ${cause.stack?.split('\n').slice(0, 4).join(' | ')}` };
+    }
     if (!wantsError) return { ok: false, reason: `unexpected error: ${e.message}` };
     if (c.want_error_code !== undefined && e.code !== c.want_error_code) {
       return { ok: false, reason: `want code ${c.want_error_code}, got ${e.message}` };

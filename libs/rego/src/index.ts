@@ -54,7 +54,7 @@ export class Bundle {
   }
 
   evaluate(query: string, opts: EvaluateOptions = {}): EvaluateResult {
-    const q = this.prepare(query);
+    const q = guard(() => this.prepare(query), 'rego_compile_error');
     const ev = new Evaluator(this.policy, evalOpts(opts));
     const results = guard(() => ev.query(q));
     return { results, prints: ev.prints };
@@ -62,7 +62,7 @@ export class Bundle {
 
   /** Like evaluate but rows hold Rego values (sets stay RegoSet). */
   evaluateValues(query: string, opts: EvaluateOptions = {}): { results: Array<Record<string, Value>>; prints: string[] } {
-    const q = this.prepare(query);
+    const q = guard(() => this.prepare(query), 'rego_compile_error');
     const ev = new Evaluator(this.policy, evalOpts(opts));
     return { results: guard(() => ev.queryValues(q)), prints: ev.prints };
   }
@@ -75,15 +75,21 @@ export class Bundle {
   }
 }
 
-/** Deep recursion (e.g. mutually recursive mocks via `with`) becomes a coded error instead of a crash. */
-function guard<T>(f: () => T): T {
+/**
+ * Deep recursion (e.g. mutually recursive mocks via `with`) becomes a coded error instead of a crash; any other
+ * unexpected exception (an engine bug) is reported as a coded error too, so callers always get a RegoError.
+ */
+function guard<T>(f: () => T, code = 'eval_builtin_error'): T {
   try {
     return f();
   } catch (e) {
+    if (e instanceof RegoError) throw e;
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
       throw new RegoError('policy_resource_limit', 'evaluation exceeded the maximum recursion depth');
     }
-    throw e;
+    const err = new RegoError(code, `internal error: ${(e as Error)?.message ?? String(e)}`);
+    (err as { cause?: unknown }).cause = e;
+    throw err;
   }
 }
 
@@ -111,7 +117,7 @@ export function bundleDigest(files: Record<string, string>, opts: CompileOptions
 
 /** Compiles a set of Rego files (name -> source). Throws RegoError / RegoErrors. */
 export function compile(files: Record<string, string>, opts: CompileOptions = {}): Bundle {
-  const policy = compileModules(files, opts);
+  const policy = guard(() => compileModules(files, opts), 'rego_compile_error');
   return new Bundle(policy, bundleDigest(files, opts));
 }
 

@@ -12,7 +12,15 @@ export type Term =
   | CallTerm
   | ArrayCompTerm
   | SetCompTerm
-  | ObjectCompTerm;
+  | ObjectCompTerm
+  | TemplateTerm;
+
+/** Template string `$"Hello, {input.name}!"`: literal text and embedded terms (undefined renders `<undefined>`). */
+export interface TemplateTerm {
+  type: 'template';
+  parts: Array<string | Term>;
+  loc: Location;
+}
 
 export interface ScalarTerm {
   type: 'scalar';

@@ -9,7 +9,7 @@ import { Resolver, ResolveEnv } from './resolve';
 import { SafetyChecker, termVars } from './safety';
 import { RuleKind, RuleNode } from './tree';
 import { checkRecursion } from './recursion';
-import { checkTypes } from './typecheck';
+import { checkCall } from './typecheck';
 import { strictChecks } from './strict';
 import { indexComprehensions } from './comp-index';
 
@@ -53,6 +53,7 @@ export class CompiledPolicy {
       imports: new Map(),
       isFunction: (n) => this.funcs.has(n),
       arityOf: (n) => this.arityOf(n),
+      checkCall: (t) => checkCall(t, this),
       errors,
     };
     const r = new Resolver(env);
@@ -60,7 +61,6 @@ export class CompiledPolicy {
     const sc = new SafetyChecker(r.slotNames);
     const ordered = sc.reorder(resolved, new Set()).body;
     errors.push(...sc.errors);
-    errors.push(...checkTypes(ordered, this));
     if (errors.length) throw errors.length === 1 ? errors[0] : new RegoErrors(errors);
     const outputs: Array<[string, number]> = [];
     const seen = new Set<string>();
@@ -190,6 +190,7 @@ export function compileModules(files: Record<string, string>, opts: CompileOptio
   }
 
   // 2. resolve, order, check each rule
+  const depsByNode = new Map<RuleNode, Term[]>();
   for (const m of policy.modules) {
     const imports = new Map<string, Term[]>();
     for (const imp of m.imports) {
@@ -219,8 +220,10 @@ export function compileModules(files: Record<string, string>, opts: CompileOptio
         isFunction: (n) => policy.funcs.has(n),
         arityOf: (n) => policy.arityOf(n),
         metadata: (name) => metadataFor(policy, m, rule, name),
+        checkCall: (t) => checkCall(t, policy),
         errors,
         usedImports,
+        deps: [],
       };
       const res = new Resolver(env);
       const chain: Rule[] = [];
@@ -240,21 +243,15 @@ export function compileModules(files: Record<string, string>, opts: CompileOptio
         r.slotNames = res.slotNames;
       }
       errors.push(...sc.errors);
-      const headExprs = (r: Rule): Expr[] =>
-        [...(r.dyn ?? []), ...(r.head.key ? [r.head.key] : []), ...(r.head.value ? [r.head.value] : [])].map((term) => ({
-          kind: 'term' as const,
-          term,
-          loc: r.head.loc,
-          negated: false,
-          with: [],
-        }));
-      errors.push(...checkTypes(resolved.flatMap((r) => [...r.body, ...headExprs(r)]), policy));
       if (opts.strict) errors.push(...strictChecks(resolved, policy));
       if (!sc.errors.length) indexComprehensions(resolved);
       for (let k = 0; k + 1 < resolved.length; k++) resolved[k].else = resolved[k + 1];
       for (const r of resolved) r.nslots = res.nslots;
       // replace in module and in the tree
       const node = policy.root.find(rule.path!)!;
+      const nodeDeps = depsByNode.get(node);
+      if (nodeDeps) for (const t of env.deps!) nodeDeps.push(t);
+      else depsByNode.set(node, env.deps!);
       if (rule.default) node.defaultRule = resolved[0];
       else node.rules[node.rules.indexOf(rule)] = resolved[0];
       m.rules[i] = resolved[0];
@@ -272,7 +269,7 @@ export function compileModules(files: Record<string, string>, opts: CompileOptio
     }
   }
   if (errors.length) throw errors.length === 1 ? errors[0] : new RegoErrors(dedupe(errors));
-  const rec = checkRecursion(policy);
+  const rec = checkRecursion(policy, depsByNode);
   if (rec.length) throw rec.length === 1 ? rec[0] : new RegoErrors(rec);
   return policy;
 }
@@ -308,18 +305,23 @@ function annotationValue(a: Annotation): Value {
   return out;
 }
 
+const docAnnotations = new WeakMap<CompiledPolicy, Map<string, Annotation>>();
+
 function metadataFor(policy: CompiledPolicy, mod: Module, rule: Rule, name: string): Value | undefined {
   const ruleAnn = rule.annotations?.find((a) => a.scope === 'rule') ?? rule.annotations?.[0];
-  // document-scoped annotations on any rule of the same path
-  let docAnn: Annotation | undefined;
-  for (const m of policy.modules) {
-    for (const r of m.rules) {
-      if (r.path && rule.path && r.path.join('.') === rule.path.join('.')) {
+  // document-scoped annotations on any rule of the same path (indexed once per compile)
+  let docs = docAnnotations.get(policy);
+  if (!docs) {
+    docs = new Map();
+    for (const m of policy.modules) {
+      for (const r of m.rules) {
         const d = r.annotations?.find((a) => a.scope === 'document');
-        if (d) docAnn = d;
+        if (d && r.path) docs.set(r.path.join('\u0000'), d);
       }
     }
+    docAnnotations.set(policy, docs);
   }
+  const docAnn = rule.path ? docs.get(rule.path.join('\u0000')) : undefined;
   if (name === 'rego.metadata.rule') return ruleAnn ? annotationValue(ruleAnn) : {};
   const chain: Value[] = [];
   const rulePath = [...(rule.path ?? [])]; // OPA drops the leading `data`

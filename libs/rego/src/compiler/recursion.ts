@@ -38,17 +38,21 @@ export function refDeps(policy: CompiledPolicy, t: Term, out: Set<RuleNode>): vo
   else for (const n of node.ruleNodes()) out.add(n);
 }
 
-export function checkRecursion(policy: CompiledPolicy): RegoError[] {
+export function checkRecursion(policy: CompiledPolicy, collected?: Map<RuleNode, Term[]>): RegoError[] {
   const deps = new Map<RuleNode, Set<RuleNode>>();
   const nodes = [...policy.root.ruleNodes()];
   for (const n of nodes) {
     const d = new Set<RuleNode>();
-    const rules = [...n.rules, ...(n.defaultRule ? [n.defaultRule] : [])];
-    for (const r0 of rules) {
-      for (let r: Rule | undefined = r0; r; r = r.else) {
-        const f = (t: Term) => refDeps(policy, t, d);
-        walkBody(r.body, f);
-        for (const t of ruleTerms(r)) walkTerm(t, f);
+    const f = (t: Term) => refDeps(policy, t, d);
+    const pre = collected?.get(n);
+    if (pre) for (const t of pre) f(t);
+    else {
+      const rules = [...n.rules, ...(n.defaultRule ? [n.defaultRule] : [])];
+      for (const r0 of rules) {
+        for (let r: Rule | undefined = r0; r; r = r.else) {
+          walkBody(r.body, f);
+          for (const t of ruleTerms(r)) walkTerm(t, f);
+        }
       }
     }
     deps.set(n, d);

@@ -2,7 +2,7 @@
  * Name resolution: every local var gets a frame slot; globals (input, data, imports, rule names of the package)
  * become refs rooted at `input`/`data`; calls get their resolved function name.
  */
-import type { Expr, RefTerm, Rule, Term, VarTerm, With } from '../ast/types';
+import type { CallTerm, Expr, RefTerm, Rule, Term, VarTerm, With } from '../ast/types';
 import { Location, RegoError } from '../errors';
 import type { Value } from '../value';
 
@@ -13,6 +13,9 @@ export interface ResolveEnv {
   isFunction(path: string): boolean; // "data.a.f"
   arityOf(name: string): number | undefined; // builtin or function arity (undefined: unknown name)
   metadata?: (name: string) => Value | undefined; // rego.metadata.* static result for the current rule
+  checkCall?: (t: CallTerm) => RegoError | undefined; // static call checks, run once per call as it is resolved
+  /** collects refs rooted at data and calls, for the recursion check */
+  deps?: Term[];
   errors: RegoError[];
   /** names of import aliases actually used (strict mode) */
   usedImports?: Set<string>;
@@ -135,6 +138,9 @@ export class Resolver {
         break;
       case 'call':
         for (const x of t.args) this.forVars(x, f, refHeads);
+        break;
+      case 'template':
+        for (const x of t.parts) if (typeof x !== 'string') this.forVars(x, f, refHeads);
         break;
       default:
         break;
@@ -277,7 +283,10 @@ export class Resolver {
         }
         if (this.isGlobal(t.name)) {
           const g = this.globalRef(t.name, t.loc);
-          return g.length === 1 ? g[0] : { type: 'ref', terms: g, loc: t.loc };
+          if (g.length === 1) return g[0];
+          const ref: Term = { type: 'ref', terms: g, loc: t.loc };
+          if ((g[0] as VarTerm).name === 'data') this.env.deps?.push(ref);
+          return ref;
         }
         // not declared at any level (e.g. head-only var): declare now so safety reports it
         t.slot = this.newSlot(scope, t.name);
@@ -292,6 +301,7 @@ export class Resolver {
         for (let i = 1; i < t.terms.length; i++) terms.push(this.term(t.terms[i], scope));
         if (terms.length === 1) return terms[0];
         t.terms = terms;
+        if (terms[0].type === 'var' && terms[0].slot === -1 && terms[0].name === 'data') this.env.deps?.push(t);
         return t;
       }
       case 'array':
@@ -302,6 +312,12 @@ export class Resolver {
         for (const it of t.items) {
           it[0] = this.term(it[0], scope);
           it[1] = this.term(it[1], scope);
+        }
+        return t;
+      case 'template':
+        for (let i = 0; i < t.parts.length; i++) {
+          const x = t.parts[i];
+          if (typeof x !== 'string') t.parts[i] = this.term(x, scope);
         }
         return t;
       case 'call': {
@@ -322,6 +338,9 @@ export class Resolver {
         }
         t.name = name;
         t.arity = arity;
+        if (name.startsWith('data.')) this.env.deps?.push(t);
+        const err = this.env.checkCall?.(t);
+        if (err) this.env.errors.push(err);
         if (name === 'rego.metadata.chain' || name === 'rego.metadata.rule') {
           const v = this.env.metadata?.(name);
           if (v !== undefined) t.constValue = v;

@@ -5,12 +5,15 @@
  */
 import type { Expr, Term } from '../ast/types';
 import { Location, RegoError } from '../errors';
+import { walkExpr, walkTerm } from './walk';
 
 type Slots = Set<number>;
 
 function isLocal(t: Term): t is Term & { type: 'var'; slot: number } {
   return t.type === 'var' && typeof t.slot === 'number' && t.slot >= 0;
 }
+
+const closureCache = new WeakMap<object, Slots>();
 
 /** Every local var the term needs (closure vars of comprehensions included, their own locals excluded). */
 export function termVars(t: Term, out: Slots): void {
@@ -34,17 +37,26 @@ export function termVars(t: Term, out: Slots): void {
     case 'call':
       for (const x of t.args) termVars(x, out);
       break;
+    case 'template':
+      for (const x of t.parts) if (typeof x !== 'string') termVars(x, out);
+      break;
     case 'arraycomp':
     case 'setcomp':
     case 'objectcomp': {
-      const inner: Slots = new Set();
-      if (t.type === 'objectcomp') {
-        termVars(t.key, inner);
-        termVars(t.value, inner);
-      } else termVars(t.term, inner);
-      for (const e of t.body) exprVars(e, inner);
-      const locals = new Set(t.locals ?? []);
-      for (const s of inner) if (!locals.has(s)) out.add(s);
+      // a comprehension's closure vars never change once resolved: computed once
+      let closure = closureCache.get(t);
+      if (!closure) {
+        const inner: Slots = new Set();
+        if (t.type === 'objectcomp') {
+          termVars(t.key, inner);
+          termVars(t.value, inner);
+        } else termVars(t.term, inner);
+        for (const e of t.body) exprVars(e, inner);
+        const locals = new Set(t.locals ?? []);
+        closure = new Set([...inner].filter((s) => !locals.has(s)));
+        closureCache.set(t, closure);
+      }
+      for (const s of closure) out.add(s);
       break;
     }
     default:
@@ -69,10 +81,15 @@ export function exprVars(e: Expr, out: Slots): void {
       break;
     case 'every': {
       termVars(e.domain, out);
-      const inner: Slots = new Set();
-      for (const x of e.body) exprVars(x, inner);
-      const locals = new Set(e.locals ?? []);
-      for (const s of inner) if (!locals.has(s)) out.add(s);
+      let closure = closureCache.get(e);
+      if (!closure) {
+        const inner: Slots = new Set();
+        for (const x of e.body) exprVars(x, inner);
+        const locals = new Set(e.locals ?? []);
+        closure = new Set([...inner].filter((s) => !locals.has(s)));
+        closureCache.set(e, closure);
+      }
+      for (const s of closure) out.add(s);
       break;
     }
     case 'some':
@@ -206,13 +223,24 @@ export class SafetyChecker {
   readonly errors: RegoError[] = [];
   constructor(private slotNames: string[]) {}
 
-  private report(slots: Iterable<number>, loc: Location) {
-    const names = new Set<string>();
+  /** One error per unsafe var, located at the var's first occurrence in `where` (as OPA does). */
+  private report(slots: Iterable<number>, loc: Location, where?: Expr | Term[]) {
+    const found = new Map<string, Location>();
     for (const s of slots) {
-      const n = this.slotNames[s] ?? `$${s}`;
-      names.add(n.startsWith('_$') ? '_' : n);
+      const n0 = this.slotNames[s] ?? `$${s}`;
+      const n = n0.startsWith('_$') ? '_' : n0;
+      if (found.has(n)) continue;
+      let at: Location | undefined;
+      const visit = (t: Term) => {
+        if (!at && t.type === 'var' && t.slot === s) at = t.loc;
+      };
+      if (Array.isArray(where)) for (const t of where) walkTerm(t, visit);
+      else if (where) walkExpr(where, visit);
+      found.set(n, at ?? loc);
     }
-    for (const n of [...names].sort()) this.errors.push(new RegoError('rego_unsafe_var_error', `var ${n} is unsafe`, loc));
+    for (const n of [...found.keys()].sort()) {
+      this.errors.push(new RegoError('rego_unsafe_var_error', `var ${n} is unsafe`, found.get(n)));
+    }
   }
 
   /** Reorders `body` given initially safe vars; returns the new body and the safe set after it. */
@@ -262,7 +290,7 @@ export class SafetyChecker {
         const outs = exprOutputs(e, safe);
         const bad = [...vars].filter((v) => !safe.has(v) && !outs.has(v));
         if (bad.length) {
-          this.report(bad, e.loc);
+          this.report(bad, e.loc, e);
         }
       }
       out.push(...remaining);
@@ -318,6 +346,9 @@ export class SafetyChecker {
       case 'call':
         for (const x of t.args) this.nestedTerm(x, safe);
         break;
+      case 'template':
+        for (const x of t.parts) if (typeof x !== 'string') this.nestedTerm(x, safe);
+        break;
       case 'arraycomp':
       case 'setcomp':
       case 'objectcomp': {
@@ -349,7 +380,7 @@ export class SafetyChecker {
     safe = new Set(safe);
     for (const t of terms) refOutputs(t, safe);
     const bad = [...vs].filter((v) => !safe.has(v));
-    if (bad.length) this.report(bad, loc);
+    if (bad.length) this.report(bad, loc, terms);
     for (const t of terms) this.nestedTerm(t, safe);
   }
 }

@@ -1,5 +1,5 @@
 /** Static checks of builtin/function calls: arity and the types of literal arguments (rego_type_error). */
-import type { Expr, Term } from '../ast/types';
+import type { CallTerm, Expr, Term } from '../ast/types';
 import { RegoError } from '../errors';
 import type { TypeSig } from '../builtins/registry';
 import type { CompiledPolicy } from './compile';
@@ -18,6 +18,8 @@ function literalType(t: Term): string | undefined {
     case 'set':
     case 'setcomp':
       return 'set';
+    case 'template':
+      return 'string';
     default:
       return undefined;
   }
@@ -39,29 +41,35 @@ function sigText(sig: TypeSig | undefined): string {
   return sig.type;
 }
 
+/** Checks one resolved call: arity (an extra argument is the output) and the types of literal arguments. */
+export function checkCall(t: CallTerm, policy: CompiledPolicy): RegoError | undefined {
+  if (!t.name || t.arity === undefined) return undefined;
+  const decl = policy.funcs.has(t.name) ? undefined : policy.builtins.get(t.name);
+  const n = t.args.length;
+  if (decl?.variadic) return undefined;
+  if (n !== t.arity && n !== t.arity + 1) {
+    if (decl) {
+      return new RegoError('rego_type_error', `${t.name}: arity mismatch\n\thave: (${t.args.map((a) => literalType(a) ?? 'any').join(', ')})\n\twant: (${decl.args.map(sigText).join(', ')})`, t.loc);
+    }
+    return new RegoError('rego_type_error', `function ${t.name} has arity ${t.arity}, got ${n} arguments`, t.loc);
+  }
+  if (!decl) return undefined;
+  for (let i = 0; i < decl.args.length && i < n; i++) {
+    const lt = literalType(t.args[i]);
+    if (lt && !accepts(decl.args[i], lt)) {
+      return new RegoError('rego_type_error', `${t.name}: invalid argument(s)\n\thave: (${t.args.map((a) => literalType(a) ?? 'any').join(', ')})\n\twant: (${decl.args.map(sigText).join(', ')})`, t.loc);
+    }
+  }
+  return undefined;
+}
+
+/** Checks every call in a body (used where calls were not checked during resolution). */
 export function checkTypes(body: Expr[], policy: CompiledPolicy): RegoError[] {
   const errors: RegoError[] = [];
   walkBody(body, (t) => {
-    if (t.type !== 'call' || !t.name || t.arity === undefined) return;
-    const decl = policy.funcs.has(t.name) ? undefined : policy.builtins.get(t.name);
-    const n = t.args.length;
-    if (decl?.variadic) return;
-    if (n !== t.arity && n !== t.arity + 1) {
-      if (decl) {
-        errors.push(new RegoError('rego_type_error', `${t.name}: arity mismatch\n\thave: (${t.args.map((a) => literalType(a) ?? 'any').join(', ')})\n\twant: (${decl.args.map(sigText).join(', ')})`, t.loc));
-      } else {
-        errors.push(new RegoError('rego_type_error', `function ${t.name} has arity ${t.arity}, got ${n} arguments`, t.loc));
-      }
-      return;
-    }
-    if (!decl) return;
-    for (let i = 0; i < decl.args.length && i < n; i++) {
-      const lt = literalType(t.args[i]);
-      if (lt && !accepts(decl.args[i], lt)) {
-        errors.push(new RegoError('rego_type_error', `${t.name}: invalid argument(s)\n\thave: (${t.args.map((a) => literalType(a) ?? 'any').join(', ')})\n\twant: (${decl.args.map(sigText).join(', ')})`, t.loc));
-        return;
-      }
-    }
+    if (t.type !== 'call') return;
+    const e = checkCall(t, policy);
+    if (e) errors.push(e);
   });
   return errors;
 }

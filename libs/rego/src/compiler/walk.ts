@@ -20,6 +20,9 @@ export function walkTerm(t: Term, f: (t: Term) => void): void {
     case 'call':
       for (const x of t.args) walkTerm(x, f);
       break;
+    case 'template':
+      for (const x of t.parts) if (typeof x !== 'string') walkTerm(x, f);
+      break;
     case 'arraycomp':
     case 'setcomp':
       walkTerm(t.term, f);

@@ -151,6 +151,16 @@ t4 := v if v := n with double as 7`;
     expect(value(src, 'data.t.t4')).toBe(7);
   });
 
+  it('template strings interpolate values and render undefined', () => {
+    const src = `package t
+name := "Ada"
+a := $"Hello, {name}! {count([1, 2])} {["x"]} {input.missing} \\{literal}"
+b := $\`line one
+{name}\``;
+    expect(value(src, 'data.t.a', {})).toBe('Hello, Ada! 2 ["x"] <undefined> {literal}');
+    expect(value(src, 'data.t.b', {})).toBe('line one\nAda');
+  });
+
   it('print output is captured', () => {
     const b = compile({ 'p.rego': 'package t\np if { print("hello", input.x, input.missing) }' });
     const r = b.evaluate('data.t.p = x', { input: { x: { a: 1 } } });

@@ -3,7 +3,7 @@
  * slots the compiler assigned); binding a var sets its slot, calls the continuation, then clears the slot, so
  * backtracking is free. A continuation returns true to stop the enumeration early.
  */
-import type { ArrayCompTerm, CallTerm, Expr, ObjectCompTerm, RefTerm, Rule, SetCompTerm, Term, With } from '../ast/types';
+import type { ArrayCompTerm, CallTerm, Expr, ObjectCompTerm, RefTerm, Rule, SetCompTerm, TemplateTerm, Term, With } from '../ast/types';
 import { RegoError } from '../errors';
 import type { CompiledPolicy, CompiledQuery } from '../compiler/compile';
 import type { RuleNode } from '../compiler/tree';
@@ -337,6 +337,16 @@ export class Evaluator {
         if (undef) return undefined;
         return o ?? makeObject(entries!);
       }
+      case 'template':
+        return this.templateString(t, f);
+      case 'arraycomp':
+      case 'setcomp':
+      case 'objectcomp': {
+        // a comprehension always has exactly one value
+        let out: Value | undefined;
+        this.evalTerm(t, f, (v) => ((out = v), true));
+        return out;
+      }
       default:
         return ND;
     }
@@ -375,6 +385,7 @@ export class Evaluator {
             // common case `some k, v in xs` with fresh vars: bind the slots directly
             try {
               return iterateValue(coll, (key, val) => {
+                this.tick();
                 f[vs] = val;
                 if (ks >= 0) f[ks] = key;
                 return k();
@@ -384,7 +395,7 @@ export class Evaluator {
               if (ks >= 0) f[ks] = undefined;
             }
           }
-          return iterateValue(coll, (key, val) => this.unifyTV(vt, val, f, kt ? () => this.unifyTV(kt, key, f, k) : k), this.ordered);
+          return iterateValue(coll, (key, val) => (this.tick(), this.unifyTV(vt, val, f, kt ? () => this.unifyTV(kt, key, f, k) : k)), this.ordered);
         });
       case 'every':
         return this.evalTerm(e.domain, f, (dom) => {
@@ -490,6 +501,8 @@ export class Evaluator {
           return k(makeObject(entries));
         });
       }
+      case 'template':
+        return k(this.templateString(t, f));
       case 'arraycomp': {
         if (t.index) return this.evalIndexedComp(t, f, k);
         const out: Value[] = [];
@@ -660,6 +673,7 @@ export class Evaluator {
           const next = i + 1;
           try {
             return iterateValue(v, (kk, x) => {
+              this.tick();
               f[slot] = kk;
               return this.walkValue(x, terms, next, f, k, dm);
             }, this.ordered);
@@ -827,9 +841,18 @@ export class Evaluator {
       else if (own !== undefined && !isObject(own)) v = own;
       else {
         // virtual documents merge (conflicting leaves are an error); base data wins over them
-        let virt: Value = own ?? {};
-        const leaf = node.kind === 'object' ? Math.min(...node.rules.map((r) => r.dyn?.length ?? 0)) : Infinity;
-        for (const [a, b] of entries) virt = mergeVirtual(virt, { [a as string]: b }, node, 1, leaf);
+        let virt: Value;
+        if (own === undefined) {
+          // children only (the usual package node): one object, no pairwise merging
+          const o: PlainObject = {};
+          for (const [a, b] of entries) setOwn(o, a as string, b);
+          virt = o;
+        } else {
+          const leaf = node.kind === 'object' ? Math.min(...node.rules.map((r) => r.dyn?.length ?? 0)) : Infinity;
+          const childObj: PlainObject = {};
+          for (const [a, b] of entries) setOwn(childObj, a as string, b);
+          virt = mergeVirtual(own, childObj, node, 1, leaf);
+        }
         v = base !== undefined ? mergeBase(virt, base) : virt;
       }
       if (v !== undefined && this.hasMasksBelow(node.path)) {
@@ -870,18 +893,15 @@ export class Evaluator {
 
   private completeValue(node: RuleNode): Value | undefined {
     let result: Value | undefined;
-    let resultRule: Rule | undefined;
     for (const rule of node.rules) {
       this.evalRuleChain(rule, (v, r) => {
         if (result === undefined) {
           result = v;
-          resultRule = r;
         } else if (!equals(result, v)) {
           throw new RegoError('eval_conflict_error', `rule ${node.pathStr} produced conflicting values`, r.loc);
         }
       });
     }
-    void resultRule;
     if (result === undefined && node.defaultRule) {
       const d = node.defaultRule;
       const frame: Frame = new Array(d.nslots ?? 0);
@@ -927,7 +947,7 @@ export class Evaluator {
         this.evalItems(dyn, 0, frame, [], (keys) =>
           this.evalTerm(leaf, frame, (lv) => {
             any = true;
-            insertBuilder(root, keys, lv, multi, rule, node);
+            insertBuilder(root, keys, lv, multi, rule);
             return false;
           }),
         ),
@@ -937,13 +957,45 @@ export class Evaluator {
     return buildValue(root, multi && (rules[0].dyn?.length ?? 0) === 0);
   }
 
-  /** `data.p[key]` for a partial rule: only rules whose first key term can equal `key` are evaluated. */
+  /**
+   * `data.p[key]` for a partial rule. When every definition has a constant first key (a table of rules such as
+   * `limits["cpu"] := 2`), only the definitions for `key` are evaluated; otherwise the full document is computed
+   * (memoised) and indexed.
+   */
   private partialLookup(node: RuleNode, key: Value): Value | undefined {
-    const multi = node.kind === 'multi';
-    const full = this.dataValue(node);
-    if (full === undefined) return undefined;
-    void multi;
-    return indexValue(full, key);
+    let constantKeys = node.children.size === 0 && node.rules.length > 1;
+    if (constantKeys && this.baseAt(node.path) !== undefined) constantKeys = false;
+    if (constantKeys) {
+      for (const r of node.rules) {
+        const d = r.dyn ?? [];
+        if (!d.length || d[0].type !== 'scalar') {
+          constantKeys = false;
+          break;
+        }
+      }
+    }
+    if (!constantKeys) {
+      const full = this.dataValue(node);
+      return full === undefined ? undefined : indexValue(full, key);
+    }
+    const memoKey = node.pathStr + '\u0001' + hashKey(key);
+    const hit = this.state.fnMemo.get(memoKey);
+    if (hit) return hit.v;
+    const rules = node.rules.filter((r) => equals((r.dyn![0] as { value: Value }).value, key));
+    let v: Value | undefined;
+    if (rules.length) {
+      const saved = this.ordered;
+      this.ordered = false;
+      this.active.add(node);
+      try {
+        v = indexValue(this.partialValue(node, rules)!, key);
+      } finally {
+        this.active.delete(node);
+        this.ordered = saved;
+      }
+    }
+    this.state.fnMemo.set(memoKey, v === undefined ? UNDEF : { v });
+    return v;
   }
 
   // ------------------------------------------------------------------ calls
@@ -967,18 +1019,41 @@ export class Evaluator {
     });
   }
 
+  /** All values a term produces, as a set (empty when undefined): how OPA feeds print and template strings. */
+  private valuesOf(t: Term, f: Frame): RegoSet {
+    const out = new RegoSet();
+    this.evalTerm(t, f, (v) => (out.add(v), false));
+    return out;
+  }
+
+  /** Template string: literal parts and the values of the embedded terms (`<undefined>` when there are none). */
+  private templateString(t: TemplateTerm, f: Frame): string {
+    const parts: Value[] = t.parts.map((p) => (typeof p === 'string' ? p : this.valuesOf(p, f)));
+    if (this.policy.builtins.get('internal.template_string')?.impl) {
+      const r = this.callFunction('internal.template_string', [parts], t as unknown as CallTerm);
+      if (typeof r === 'string') return r;
+    }
+    let s = '';
+    for (const p of parts) s += typeof p === 'string' ? p : p instanceof RegoSet && p.size ? printText(p.sorted()[0]) : '<undefined>';
+    return s;
+  }
+
   private evalPrint(t: CallTerm, f: Frame, k: KV): boolean {
-    const parts: string[] = [];
+    const sets: Value[] = [];
     for (const a of t.args) {
-      let got: Value | undefined;
+      let vs = new RegoSet();
       try {
-        this.evalTerm(a, f, (v) => ((got = v), true));
+        vs = this.valuesOf(a, f);
       } catch (e) {
         if (!(e instanceof RegoError) || e.code === 'policy_timeout' || e.code === 'policy_resource_limit') throw e;
       }
-      parts.push(got === undefined ? '<undefined>' : printText(got));
+      sets.push(vs);
     }
-    this.prints.push(parts.join(' '));
+    if (this.policy.builtins.get('print')?.impl && !this.state.funcs?.has('print')) {
+      this.callFunction('print', sets, t);
+    } else {
+      this.prints.push(sets.map((x) => (x instanceof RegoSet && x.size ? printText(x.sorted()[0]) : '<undefined>')).join(' '));
+    }
     return k(true);
   }
 
@@ -999,7 +1074,7 @@ export class Evaluator {
       }
     }
     const fn = this.policy.funcs.get(name);
-    if (fn) return this.callUserFunction(fn, args, t);
+    if (fn) return this.callUserFunction(fn, args);
     if (name === 'internal.member_2') return memberOf(args[0], args[1]);
     if (name === 'internal.member_3') return memberWithKey(args[0], args[1], args[2]);
     const decl = this.policy.builtins.get(name);
@@ -1024,7 +1099,7 @@ export class Evaluator {
     return r;
   }
 
-  private callUserFunction(node: RuleNode, args: Value[], t: CallTerm): Value | undefined {
+  private callUserFunction(node: RuleNode, args: Value[]): Value | undefined {
     const key = node.pathStr + memoKey(args);
     const memo = this.state.fnMemo.get(key);
     if (memo) return memo.v;
@@ -1052,7 +1127,6 @@ export class Evaluator {
       const frame: Frame = new Array(d.nslots ?? 0);
       this.evalTerm(d.head.value!, frame, (v) => ((result = v), true));
     }
-    void t;
     this.state.fnMemo.set(key, result === undefined ? UNDEF : { v: result });
     return result;
   }
@@ -1321,7 +1395,7 @@ function memberWithKey(key: Value, x: Value, coll: Value): Value {
 type Builder = Map<string, [Value, BuilderNode]>;
 type BuilderNode = { map: Builder } | { value: Value } | { set: RegoSet };
 
-function insertBuilder(root: Builder, keys: Value[], leaf: Value, multi: boolean, rule: Rule, node: RuleNode): void {
+function insertBuilder(root: Builder, keys: Value[], leaf: Value, multi: boolean, rule: Rule): void {
   if (multi && keys.length === 0) {
     let s = root.get('');
     if (!s) root.set('', (s = [null, { set: new RegoSet() }]));
@@ -1351,7 +1425,6 @@ function insertBuilder(root: Builder, keys: Value[], leaf: Value, multi: boolean
     if (!('map' in e[1])) throw new RegoError('eval_conflict_error', `object keys must be unique`, rule.loc);
     m = e[1].map;
   }
-  void node;
 }
 
 function buildValue(root: Builder, topSet: boolean): Value {
@@ -1367,4 +1440,3 @@ function buildMap(m: Builder): Value {
   return makeObject(entries);
 }
 
-export { setOwn };

@@ -34,7 +34,7 @@ export class Parser {
   readonly comments: Comment[];
   private noOr = 0;
 
-  constructor(private src: string, private file: string) {
+  constructor(src: string, private file: string) {
     const { tokens, comments } = tokenize(src, file);
     this.toks = tokens;
     this.comments = comments;
@@ -447,6 +447,25 @@ export class Parser {
         this.p++;
         term = { type: 'scalar', value: t.text, loc };
         break;
+      case 'template': {
+        this.p++;
+        const parts: Array<string | Term> = [];
+        for (const part of t.parts ?? []) {
+          if (typeof part === 'string') {
+            if (part) parts.push(part);
+            continue;
+          }
+          // parse the embedded expression with its own parser, padded so locations stay those of the file
+          const padded = '\n'.repeat(part.row - 1) + ' '.repeat(part.col - 1) + part.src;
+          const sub = new Parser(padded, this.file);
+          if (sub.atEof()) this.err('empty template expression', t);
+          const inner = sub.parseTermIn(false);
+          if (!sub.atEof()) sub.fail('unexpected token in template expression');
+          parts.push(inner);
+        }
+        term = { type: 'template', parts, loc };
+        break;
+      }
       case 'ident':
         if (t.text === 'true' || t.text === 'false') {
           this.p++;
