@@ -54,6 +54,27 @@ describe('artifacts', () => {
     expect(list.body.pagination.total).toBe(1);
   });
 
+  it('mixed concurrent writers (attestations, artifacts, trail updates) on a new trail: no errors, dense moments', async () => {
+    const org = await createOrg(t);
+    const c = evidenceClient(t, org);
+    await c.createFlow('mixed').expect(201);
+    const writes = [
+      ...Array.from({ length: 5 }, (_, i) => c.attest('mixed', 'm', { attestation_name: `check-${i}`, is_compliant: true })),
+      ...Array.from({ length: 5 }, (_, i) =>
+        c.reportArtifact('mixed', { fingerprint: fingerprint(String(i)), filename: `f${i}`, trail_name: 'm', template_reference_name: `a${i}` }),
+      ),
+      ...Array.from({ length: 3 }, (_, i) => c.beginTrail('mixed', { name: 'm', description: `d${i}` })),
+    ];
+    const statuses = (await Promise.all(writes)).map((r) => r.status);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(201));
+    expect(statuses.slice(10).sort()).toEqual(expect.arrayContaining([200]));
+    expect(statuses.slice(10).every((s) => s === 200 || s === 201)).toBe(true);
+    const trail = (await c.getTrail('mixed', 'm')).body;
+    expect(trail.events.map((e: any) => e.moment_number)).toEqual(Array.from({ length: trail.last_moment }, (_, i) => i + 1));
+    expect(trail.events.filter((e: any) => e.type === 'trail_attestation_reported')).toHaveLength(5);
+    expect(trail.events.filter((e: any) => e.type === 'artifact_creation_reported')).toHaveLength(5);
+  });
+
   it('accepts everything the open-source CLI sends', async () => {
     const org = await createOrg(t);
     const c = evidenceClient(t, org);

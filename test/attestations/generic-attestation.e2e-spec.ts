@@ -197,6 +197,18 @@ describe('generic attestations (spec op 7)', () => {
     await expectNoStagedFiles();
   });
 
+  it('rejects a data_json over 1 MB with 413', async () => {
+    const flow = uniqueName('flow');
+    const res = await postGeneric(t, org.adminKey, org.name, flow, 't1', {
+      attestation_name: 'a',
+      is_compliant: true,
+      user_data: { blob: 'x'.repeat(1024 * 1024) },
+    });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ message: "The form field 'data_json' is larger than 1048576 bytes", errors: null });
+    expect(await countRows(t, `SELECT 1 FROM flows f JOIN organizations o ON o.id = f.org_id WHERE o.name = $1`, [org.name])).toBe(0);
+  });
+
   it('rejects a second file part with 400', async () => {
     const flow = uniqueName('flow');
     const res = await t

@@ -144,6 +144,28 @@ describe('listing attestations (spec op 9, org-wide find, slot versions)', () =>
     expect(res.body.errors).toEqual({ 'query.per_page': 'must not be greater than 100' });
   });
 
+  it('answers 401 without a credential and 404 for an unknown org, on every read route', async () => {
+    const id = (await get(`/api/v2/attestations/${org.name}/${flow}?per_page=1`)).body.data[0].attestation_id;
+    const paths = (o: string) => [
+      `/api/v2/attestations/${o}/${flow}`,
+      `/api/v2/attestations/${o}?attestation_id=${id}`,
+      `/api/v2/attestations/${o}/${flow}/trail/odd/a1`,
+      `/api/v2/attestations/${o}/${flow}/trail/odd/attestation/${id}/evidence`,
+    ];
+    for (const path of paths(org.name)) {
+      const res = await t.http().get(path);
+      expect([path, res.status]).toEqual([path, 401]);
+      expect(res.headers['www-authenticate']).toBeDefined();
+      expect(res.body.message).toEqual(expect.any(String));
+    }
+    const missing = uniqueName('no-org');
+    for (const path of paths(missing)) {
+      const res = await get(path);
+      expect([path, res.status]).toEqual([path, 404]);
+      expect(res.body).toEqual({ message: `Organization '${missing}' not found`, errors: null });
+    }
+  });
+
   it('answers 404 for an unknown flow, 403 for a non-member, and lets readers list', async () => {
     const missing = await get(`/api/v2/attestations/${org.name}/no-such-flow`);
     expect(missing.status).toBe(404);

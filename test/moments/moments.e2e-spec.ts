@@ -93,6 +93,15 @@ describe('trail moments', () => {
     });
   });
 
+  it('takes expressions raw or URL-encoded', async () => {
+    const raw = async (path: string) =>
+      (await t.http().get(`/api/v2/trails/${org.name}/app/m1/moments/${path}`).set(...bearer(org.adminKey)).expect(200)).body.moment_number;
+    expect(await raw('@{now}')).toBe(4);
+    expect(await raw('~1')).toBe(3);
+    expect(await raw('%232')).toBe(2);
+    expect(await raw('%40%7Bnow%7D')).toBe(4);
+  });
+
   it('resolves numbers and counts from the latest', async () => {
     expect(await momentNumber('4')).toBe(4);
     expect(await momentNumber('#1')).toBe(1);

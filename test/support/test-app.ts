@@ -1,5 +1,6 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
@@ -35,7 +36,7 @@ export async function startTestApp(env: Record<string, string> = {}, databaseUrl
   await runMigrations(dataSource);
   const app = await createApp({ config, dataSource, adminToken, logger: new JsonLogger(config.logLevel) });
   await app.listen(0, '127.0.0.1');
-  const address = app.getHttpServer().address();
+  const address = app.getHttpServer().address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${address.port}`;
   return {
     app,

@@ -1,6 +1,5 @@
 import { Global, Module } from '@nestjs/common';
 import { AttestationsController } from './attestations.controller';
-import { JsonStringInterceptor } from './http/json-string.interceptor';
 import { AttestMultipartHandler } from './commands/attest-multipart/attest-multipart.handler';
 import { AttestationBatcher } from './persistence/attestation-batcher';
 import { AttestationReader } from './persistence/attestation-reader';
@@ -11,7 +10,7 @@ import { GetAttestationEvidenceHandler } from './queries/get-attestation-evidenc
 import { ListFlowAttestationsHandler } from './queries/list-flow-attestations/list-flow-attestations.handler';
 import { ListSlotVersionsHandler } from './queries/list-slot-versions/list-slot-versions.handler';
 import { AttestationTypeRegistry } from './types/attestation-type.registry';
-import { AttestationUploadInterceptor } from './upload/attestation-upload.interceptor';
+import { AttestationUploadPipe } from './upload/attestation-upload.pipe';
 
 /**
  * Attestations: the type registry, the shared write path (AttestationRecorder), the evidence store and the
@@ -27,14 +26,13 @@ import { AttestationUploadInterceptor } from './upload/attestation-upload.interc
     AttestationReader,
     PostgresEvidenceStore,
     { provide: EvidenceStore, useExisting: PostgresEvidenceStore },
-    AttestationUploadInterceptor,
-    JsonStringInterceptor,
+    AttestationUploadPipe,
     AttestMultipartHandler,
     ListFlowAttestationsHandler,
     FindOrgAttestationHandler,
     ListSlotVersionsHandler,
     GetAttestationEvidenceHandler,
   ],
-  exports: [AttestationTypeRegistry, AttestationRecorder, AttestationBatcher, AttestationReader, EvidenceStore, AttestationUploadInterceptor, JsonStringInterceptor],
+  exports: [AttestationTypeRegistry, AttestationRecorder, AttestationBatcher, AttestationReader, EvidenceStore, AttestationUploadPipe],
 })
 export class AttestationsModule {}

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { isDatabaseUnavailable } from '../../../common/errors/database-errors';
 import { JsonLogger } from '../../../common/logging/json-logger';
 import { UnitOfWork } from '../../../database/unit-of-work';
-import { AttestationRecorder, PreparedAttestation, RecordAttestationInput, RecordedAttestation } from './attestation-recorder';
+import { AttestationRecorder, GroupCommittedError, PreparedAttestation, RecordAttestationInput, RecordedAttestation } from './attestation-recorder';
 
 /** Most attestations one transaction takes. */
 const MAX_BATCH = 64;
@@ -81,6 +82,11 @@ export class AttestationBatcher {
     try {
       atOnce = await this.recorder.recordGroupAtOnce(group.map((pending) => pending.input));
     } catch (error) {
+      // Committed, or maybe committed (the connection broke): answer with the error, do not write again.
+      if (error instanceof GroupCommittedError || isDatabaseUnavailable(error)) {
+        for (const pending of group) pending.reject(error);
+        return;
+      }
       this.logger.debug('one-statement attestation group failed; taking the general path', { size: group.length, error: (error as Error)?.message });
     }
     if (atOnce) {

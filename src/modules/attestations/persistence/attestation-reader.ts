@@ -59,7 +59,8 @@ export class AttestationReader {
       'veritrail_flow_attestation_page',
       `WITH f AS (
          SELECT id, attestation_count AS n FROM flows WHERE org_id = $1 AND name = $2
-       ), b AS (
+       ), b AS MATERIALIZED (
+         -- computed once (inlined, the bounds would be re-probed for every output row)
          SELECT f.id,
            CASE WHEN $3::float8 IS NULL THEN 1::bigint ELSE COALESCE(
              (SELECT x.flow_seq FROM attestations x WHERE x.flow_id = f.id AND x.created_at >= to_timestamp($3::float8)

@@ -10,6 +10,9 @@ import { StagedEvidence } from '../upload/staged-evidence';
 import { EvidenceStore } from './evidence-store';
 import { preparedQuery } from './prepared-query';
 
+/** A one-statement group write that committed but did not come back as expected; never retried. */
+export class GroupCommittedError extends Error {}
+
 /** Attachments up to this size may go in a one-statement group write (they are sent as parameters). */
 const GROUP_BLOB_MAX_BYTES = 1024 * 1024;
 
@@ -300,7 +303,10 @@ export class AttestationRecorder {
       values,
     );
     if (!inserted.length) return null;
-    if (inserted.length !== rows.length) throw new Error(`group insert wrote ${inserted.length} of ${rows.length} rows`);
+    if (inserted.length !== rows.length) {
+      // Committed already: must not be retried (that would record attestations twice).
+      throw new GroupCommittedError(`group insert wrote ${inserted.length} of ${rows.length} rows`);
+    }
     const byId = new Map(inserted.map((row) => [row.id, row]));
     return planned.map(({ prepared }) => {
       const first = byId.get(prepared.attestationIds[0])!;

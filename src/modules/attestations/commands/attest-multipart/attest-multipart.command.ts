@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import { Principal } from '../../../../common/auth/principal';
-import { AttestationUpload } from '../../upload/attestation-upload.interceptor';
+import { AttestationUpload } from '../../upload/attestation-upload.pipe';
 
 /**
  * Record one attestation of a registered type from a multipart request (`data_json` + optional attachment).

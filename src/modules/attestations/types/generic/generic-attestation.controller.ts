@@ -1,14 +1,10 @@
-import { Controller, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
+import { Controller, Header, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CurrentOrg, CurrentPrincipal } from '../../../../common/auth/auth.decorators';
 import { OrgContext, Principal } from '../../../../common/auth/principal';
-import { JsonStringInterceptor } from '../../http/json-string.interceptor';
+import { toJsonString } from '../../http/json-string';
 import { AttestMultipartCommand } from '../../commands/attest-multipart/attest-multipart.command';
-import {
-  AttestationUpload,
-  AttestationUploadInterceptor,
-  UploadedAttestation,
-} from '../../upload/attestation-upload.interceptor';
+import { AttestationUpload, UploadedAttestation } from '../../upload/attestation-upload.pipe';
 
 @Controller('attestations')
 export class GenericAttestationController {
@@ -17,7 +13,7 @@ export class GenericAttestationController {
   /** Spec op 7: multipart `data_json` + at most one attachment (`attachment_file` or `attachment_file.0`). */
   @Post(':org/:flow_name/trail/:trail_name/generic')
   @HttpCode(201)
-  @UseInterceptors(JsonStringInterceptor, AttestationUploadInterceptor)
+  @Header('Content-Type', 'application/json; charset=utf-8')
   attest(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
@@ -25,6 +21,6 @@ export class GenericAttestationController {
     @Param('trail_name') trailName: string,
     @UploadedAttestation() upload: AttestationUpload,
   ) {
-    return this.commandBus.execute(new AttestMultipartCommand(org.id, principal, flowName, trailName, 'generic', upload));
+    return this.commandBus.execute(new AttestMultipartCommand(org.id, principal, flowName, trailName, 'generic', upload)).then(toJsonString);
   }
 }
