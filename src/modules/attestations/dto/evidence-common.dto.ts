@@ -1,3 +1,4 @@
+import { Transform } from 'class-transformer';
 import { IsArray, IsNumber, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 
 /** `git_commit_info`, as the reference and the open-source CLI send it. */
@@ -65,7 +66,11 @@ export class RepoInfoDto {
   @IsString()
   description?: string | null;
 
+  /** Newer CLIs send the namespace as a list of path segments; it is stored joined with '/'. */
   @IsOptional()
+  @Transform(({ value }) =>
+    Array.isArray(value) && value.every((v) => typeof v === 'string') ? value.join('/') : value,
+  )
   @IsString()
   namespace_path?: string | null;
 
