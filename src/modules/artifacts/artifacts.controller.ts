@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { Response } from 'express';
 import { CurrentOrg, CurrentPrincipal } from '../../common/auth/auth.decorators';
 import { OrgContext, Principal } from '../../common/auth/principal';
-import { jsonString } from '../trails/http/json-string';
+import { jsonString } from '../../common/http/json-string';
 import { ReportArtifactCommand } from './commands/report-artifact/report-artifact.command';
 import { ReportArtifactRequestDto } from './commands/report-artifact/report-artifact.request.dto';
 

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { CurrentOrg, CurrentPrincipal } from '../../common/auth/auth.decorators';
 import { OrgContext, Principal } from '../../common/auth/principal';
 import { validateDto } from '../../common/validation/strict-validation.pipe';
-import { jsonString } from '../trails/http/json-string';
+import { jsonString } from '../../common/http/json-string';
 import { CreateFlowCommand } from './commands/create-flow/create-flow.command';
 import { CreateFlowDataDto, CreateFlowRequestDto } from './commands/create-flow/create-flow.request.dto';
 import { TemplateForm, TemplateFormBody, TemplateFormInterceptor } from './http/template-form.interceptor';

@@ -1,7 +1,7 @@
 import { toAttestationResponse } from './attestation.response';
 import { contentDisposition } from './evidence-download';
 import { externalUrlsProblem, normaliseExternalUrls } from './evidence-validators';
-import { pageLinks } from './paginated-attestations.response';
+import { pageLinks } from '../../../common/pagination/page-envelope';
 import { AttestationRow } from '../persistence/attestation-row';
 
 describe('external_urls', () => {

@@ -2,7 +2,8 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { APP_CONFIG, AppConfig } from '../../../../common/config/app-config';
 import { toAttestationResponse } from '../../dto/attestation.response';
-import { pageLinks, PaginatedAttestations } from '../../dto/paginated-attestations.response';
+import { pageLinks } from '../../../../common/pagination/page-envelope';
+import { PaginatedAttestations } from '../../dto/paginated-attestations.response';
 import { AttestationReader } from '../../persistence/attestation-reader';
 import { FindOrgAttestationQuery } from './find-org-attestation.query';
 

@@ -2,7 +2,7 @@ import { Controller, Header, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CurrentOrg, CurrentPrincipal } from '../../../../common/auth/auth.decorators';
 import { OrgContext, Principal } from '../../../../common/auth/principal';
-import { toJsonString } from '../../http/json-string';
+import { toJsonString } from '../../../../common/http/json-string';
 import { AttestMultipartCommand } from '../../commands/attest-multipart/attest-multipart.command';
 import { AttestationUpload, UploadedAttestation } from '../../upload/attestation-upload.pipe';
 

@@ -2,7 +2,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../../common/config/app-config';
 import { InjectConfig } from '../../../../common/config/config.decorators';
-import { DEFAULT_PER_PAGE, PageEnvelope, pageEnvelope } from '../../../trails/dto/page-envelope';
+import { DEFAULT_PER_PAGE, PageEnvelope, pageEnvelope } from '../../../../common/pagination/page-envelope';
 import { FLOW_COLUMNS, FLOW_FROM, FlowResponse, FlowRow, toFlowResponse } from '../../dto/flow.response';
 import { ListFlowsQuery } from './list-flows.query';
 

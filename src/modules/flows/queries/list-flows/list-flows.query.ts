@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import { PageEnvelope } from '../../../trails/dto/page-envelope';
+import { PageEnvelope } from '../../../../common/pagination/page-envelope';
 import { FlowResponse } from '../../dto/flow.response';
 
 /** Plain array without paging parameters; the envelope when `page` or `per_page` is given. */

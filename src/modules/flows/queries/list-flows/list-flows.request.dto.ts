@@ -1,5 +1,5 @@
 import { IsIn, IsOptional, Matches } from 'class-validator';
-import { PageQueryDto } from '../../../trails/dto/page-envelope';
+import { PageQueryDto } from '../../../../common/pagination/page-envelope';
 
 export class ListFlowsQueryDto extends PageQueryDto {
   /** Flows whose name contains this string (letters, digits and '-', as the reference allows). */

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../../common/config/app-config';
 import { InjectConfig } from '../../../../common/config/config.decorators';
 import { NotFoundError } from '../../../../common/errors/app-error';
-import { PageEnvelope, pageEnvelope } from '../../dto/page-envelope';
+import { PageEnvelope, pageEnvelope } from '../../../../common/pagination/page-envelope';
 import { toTrailResponse, TrailResponse } from '../../dto/trail.response';
 import { TRAIL_COLUMNS, TrailRecord, TrailStateReader } from '../../persistence/trail-state.reader';
 import { ListTrailsQuery } from './list-trails.query';

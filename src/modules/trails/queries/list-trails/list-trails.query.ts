@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import { PageEnvelope } from '../../dto/page-envelope';
+import { PageEnvelope } from '../../../../common/pagination/page-envelope';
 import { TrailResponse } from '../../dto/trail.response';
 
 export interface TrailFilters {

@@ -1,5 +1,5 @@
 import { IsOptional, IsString, Matches } from 'class-validator';
-import { PageQueryDto } from '../../dto/page-envelope';
+import { PageQueryDto } from '../../../../common/pagination/page-envelope';
 
 /** `GET /trails/{org}/{flow}`: paging only. */
 export class ListFlowTrailsQueryDto extends PageQueryDto {}

@@ -34,6 +34,31 @@ export interface PageEnvelope<T> {
   pagination: { total: number; page: number; per_page: number; page_count: number };
 }
 
+/** Page links; `last` is page 1 when there is nothing to list, `prev` from a page past the end points inside. */
+export function pageLinks(
+  url: string,
+  params: Record<string, string | number | undefined>,
+  page: number,
+  perPage: number,
+  pageCount: number,
+): PageLinks {
+  const link = (p: number) => {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, String(v));
+    q.set('page', String(p));
+    q.set('per_page', String(perPage));
+    return `${url}?${q.toString()}`;
+  };
+  const last = Math.max(pageCount, 1);
+  return {
+    self: link(page),
+    first: link(1),
+    last: link(last),
+    next: page < pageCount ? link(page + 1) : null,
+    prev: page > 1 ? link(Math.min(page - 1, last)) : null,
+  };
+}
+
 /**
  * `url` is the list's absolute URL without paging parameters; `params` the other query parameters to keep.
  * A page past the end is an empty `data` with the links still pointing inside the list.
@@ -47,22 +72,9 @@ export function pageEnvelope<T>(
   params: Record<string, string | undefined> = {},
 ): PageEnvelope<T> {
   const pageCount = Math.max(1, Math.ceil(total / perPage));
-  const link = (p: number) => {
-    const q = new URLSearchParams();
-    for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, v);
-    q.set('page', String(p));
-    q.set('per_page', String(perPage));
-    return `${url}?${q.toString()}`;
-  };
   return {
     data,
-    _links: {
-      self: link(page),
-      first: link(1),
-      last: link(pageCount),
-      next: page < pageCount ? link(page + 1) : null,
-      prev: page > 1 ? link(Math.min(page - 1, pageCount)) : null,
-    },
+    _links: pageLinks(url, params, page, perPage, pageCount),
     pagination: { total, page, per_page: perPage, page_count: pageCount },
   };
 }
