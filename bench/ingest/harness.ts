@@ -1,0 +1,162 @@
+/**
+ * Shared by bench/ingest and bench/listing: starts the real service (dist/src/main.js, a child process) against
+ * an embedded PostgreSQL started here, creates an org through the operator route, and gives back its API key.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from 'pg';
+import { freePort, startEmbeddedPostgres } from '../../src/database/embedded/embedded-postgres';
+
+export interface Stack {
+  /** pid of the service process (CPU accounting) */
+  pid: number;
+  dbUrl: string;
+  baseUrl: string;
+  orgName: string;
+  apiKey: string;
+  stop(): Promise<void>;
+}
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export function request(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: Buffer | string; agent?: http.Agent } = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: options.method ?? 'GET', headers: options.headers, agent: options.agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (options.body !== undefined) req.end(options.body);
+    else req.end();
+  });
+}
+
+async function waitForHealth(baseUrl: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (child.exitCode !== null) throw new Error(`service exited with code ${child.exitCode}`);
+    try {
+      const res = await request(`${baseUrl}/health`);
+      if (res.status === 200) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('service did not become healthy');
+}
+
+export async function startStack(
+  options: { env?: Record<string, string>; log?: (line: string) => void; /** diagnostic only */ asyncCommit?: boolean; nodeArgs?: string[] } = {},
+): Promise<Stack> {
+  const main = path.join(ROOT, 'dist/src/main.js');
+  if (!fs.existsSync(main)) throw new Error('dist/src/main.js is missing: run `npm run build` first');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritrail-bench-'));
+  // Durable settings, as main.ts starts it (fsync and synchronous_commit on).
+  const db = await startEmbeddedPostgres({ dataDir });
+  if (options.asyncCommit) {
+    const c = new Client({ connectionString: db.url });
+    await c.connect();
+    await c.query(`ALTER SYSTEM SET synchronous_commit = off`);
+    await c.query(`SELECT pg_reload_conf()`);
+    await c.end();
+  }
+  const port = await freePort();
+  const adminToken = 'bench-operator-' + randomBytes(12).toString('hex');
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), main], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      ADMIN_TOKEN: adminToken,
+      LOG_LEVEL: 'warn',
+      PUBLIC_BASE_URL: baseUrl,
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => options.log?.(String(d)));
+  child.stderr!.on('data', (d) => process.stderr.write(d));
+  // Never leave the service running: not on an error, not when this script is interrupted.
+  const killChild = () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  process.once('exit', killChild);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      killChild();
+      void db.stop().finally(() => process.exit(130));
+    });
+  }
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+    await db.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForHealth(baseUrl, child);
+    const orgName = 'bench-' + randomBytes(4).toString('hex');
+    const res = await request(`${baseUrl}/api/v2/admin/organizations`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: orgName, features: [], admin: { email: `admin@${orgName}.example.com` } }),
+    });
+    if (res.status !== 201) throw new Error(`create org: ${res.status} ${res.body}`);
+    return { pid: child.pid!, dbUrl: db.url, baseUrl, orgName, apiKey: JSON.parse(res.body).admin.api_key, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** CPU seconds (user + system) a process has used so far (Linux). */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU seconds used by all PostgreSQL processes (Linux), for per-request cost figures. */
+export function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.split(') ')[1].split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      /* gone */
+    }
+  }
+  return total;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, i)];
+}
+
+export function machine(): string {
+  return `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}`;
+}
