@@ -107,7 +107,11 @@ async function main() {
   }
   console.log(line('bare express (constant JSON)', bareResult));
 
-  const stack = await startStack({ asyncCommit: args.includes('--async-commit') });
+  const stack = await startStack({
+    asyncCommit: args.includes('--async-commit'),
+    // --cpu-prof DIR: write a V8 CPU profile of the service (for finding hot spots, not for figures).
+    nodeArgs: args.includes('--cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${args[args.indexOf('--cpu-prof') + 1]}`] : [],
+  });
   try {
     const headers = { Authorization: `Bearer ${stack.apiKey}`, 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` };
     const pathFor = (kind: string) => (i: number) => {

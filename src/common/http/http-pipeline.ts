@@ -3,7 +3,6 @@ import * as express from 'express';
 import { randomUUID } from 'node:crypto';
 import { UnsupportedMediaTypeError } from '../errors/app-error';
 import { sendError } from '../errors/send-error';
-import { requestContext } from '../context/request-context';
 import { JsonLogger } from '../logging/json-logger';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -39,7 +38,7 @@ export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitB
         org: (req as any).org?.name,
       });
     });
-    requestContext.run({ requestId }, next);
+    next();
   });
 
   app.use((req: Request, _res: Response, next: NextFunction) => {
