@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -47,12 +47,21 @@ describe('start-up', () => {
     expect(output).toContain(path.join(dataDir, 'admin-token'));
     expect(output).not.toContain(token);
 
-    const res = await fetch(`http://127.0.0.1:${port}/api/v2/admin/organizations`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'startup-org', admin: { email: 'first@example.com' } }),
+    // The README's first commands: `npm run admin -- ...` finds the token in DATA_DIR by itself.
+    const admin = (...args: string[]) =>
+      execFileSync(process.execPath, ['scripts/admin.js', ...args], {
+        cwd: ROOT,
+        env: { ...env, VERITRAIL_URL: `http://127.0.0.1:${port}` },
+        encoding: 'utf8',
+      });
+    const created = JSON.parse(admin('create-org', 'startup-org', '--admin-email', 'first@example.com', '--features', 'evaluations'));
+    expect(created).toMatchObject({ name: 'startup-org', features: ['evaluations'], admin: { api_key: expect.stringMatching(/^vtk_/) } });
+    expect(JSON.parse(admin('set-features', 'startup-org', 'trail_moments,controls')).features).toEqual(['controls', 'trail_moments']);
+    expect(JSON.parse(admin('add-member', 'startup-org', 'bob@example.com', 'member'))).toMatchObject({ role: 'member' });
+    const me = await fetch(`http://127.0.0.1:${port}/api/v2/organizations/startup-org`, {
+      headers: { Authorization: `Bearer ${created.admin.api_key}` },
     });
-    expect(res.status).toBe(201);
+    expect(me.status).toBe(200);
 
     // SIGTERM to the whole process group, as Kubernetes does to a container's processes.
     const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));
