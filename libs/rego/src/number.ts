@@ -9,7 +9,9 @@ export type Num = number | bigint;
 /** An integer within the safe range is always a plain number. */
 export function normalize(x: Num): Num {
   if (typeof x === 'bigint') {
-    return x >= -9007199254740991n && x <= 9007199254740991n ? Number(x) : x;
+    // Number() is exact within the safe range and lands outside it otherwise (no bigint comparisons needed)
+    const n = Number(x);
+    return Number.isSafeInteger(n) ? n : x;
   }
   return x;
 }

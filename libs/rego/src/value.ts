@@ -63,42 +63,137 @@ export class RegoObject {
   }
 }
 
-/** Set of values keyed by canonical hash; insertion ordered (use sortedValues for OPA's sorted order). */
+/**
+ * Set of values; insertion ordered (use sorted() for OPA's sorted order).
+ *
+ * Scalars are kept by their canonical key (`hashKey`, which for a string is the string itself). Composites are
+ * kept apart, indexed by a cheap structural hash (`shallowHash`) with `equals` resolving collisions: building the
+ * canonical key of a composite means serialising all of it, which made sets of objects (`entries contains {...,
+ * "slot": slot}`) cost more than parsing the input. When a hash bucket grows long, or when a caller asks for the
+ * canonical `map` (set builtins work on it directly, and may fill a fresh set's map themselves), the set switches
+ * to canonical keys for every element, for good.
+ */
 export class RegoSet {
-  readonly map: Map<string, Value> = new Map();
+  /** Scalars by canonical key; every element once the set is canonical. */
+  private keyed: Map<string, Value> = new Map();
+  /** Composite elements in insertion order (empty once canonical). */
+  private comps: Value[] = [];
+  /** shallowHash -> index into comps, or indexes when several share the hash. */
+  private index: Map<number, number | number[]> | null = null;
+  private canonical = false;
   /** Cached OPA order; cleared by add(). */
   private sortedCache?: Value[];
 
   constructor(values?: Iterable<Value>) {
     if (values) for (const v of values) this.add(v);
   }
-  get size(): number {
-    return this.map.size;
+
+  /** Canonical key -> element. Switches the set to canonical keys; callers may fill a fresh set through it. */
+  get map(): Map<string, Value> {
+    if (!this.canonical) this.toCanonical();
+    return this.keyed;
   }
+
+  private toCanonical(): void {
+    this.canonical = true;
+    for (const c of this.comps) this.keyed.set('\u0000' + canon(c), c);
+    this.comps = [];
+    this.index = null;
+    this.sortedCache = undefined;
+  }
+
+  get size(): number {
+    return this.keyed.size + this.comps.length;
+  }
+
   /** Mutates: only use while building a fresh set. */
   add(v: Value): this {
-    const k = hashKey(v);
-    if (!this.map.has(k)) {
-      this.map.set(k, v);
-      this.sortedCache = undefined;
+    if (typeof v === 'string' && (v.length === 0 || v.charCodeAt(0) !== 0)) {
+      // a string is its own key: one Map operation
+      const n = this.keyed.size;
+      this.keyed.set(v, v);
+      if (this.keyed.size !== n) this.sortedCache = undefined;
+      return this;
     }
+    if (this.canonical || typeof v !== 'object' || v === null) {
+      const k = hashKey(v);
+      if (!this.keyed.has(k)) {
+        this.keyed.set(k, v);
+        this.sortedCache = undefined;
+      }
+      return this;
+    }
+    const h = shallowHash(v, 1) & 0x3fffffff; // a small integer: no boxed number as Map key
+    const index = (this.index ??= new Map());
+    const at = index.get(h);
+    const comps = this.comps;
+    if (at === undefined) {
+      index.set(h, comps.length);
+    } else if (typeof at === 'number') {
+      if (equals(comps[at], v)) return this;
+      index.set(h, [at, comps.length]);
+    } else {
+      for (let i = 0; i < at.length; i++) if (equals(comps[at[i]], v)) return this;
+      if (at.length >= 8) {
+        // many distinct values alike at the surface (e.g. differing only deep inside): exact keys instead
+        this.toCanonical();
+        return this.add(v);
+      }
+      at.push(comps.length);
+    }
+    comps.push(v);
+    this.sortedCache = undefined;
     return this;
   }
+
   has(v: Value): boolean {
-    return this.map.has(hashKey(v));
+    if (this.canonical || typeof v !== 'object' || v === null) return this.keyed.has(hashKey(v));
+    if (!this.index) return false;
+    const at = this.index.get(shallowHash(v, 1) & 0x3fffffff);
+    if (at === undefined) return false;
+    if (typeof at === 'number') return equals(this.comps[at], v);
+    for (let i = 0; i < at.length; i++) if (equals(this.comps[at[i]], v)) return true;
+    return false;
   }
+
+  /** Elements in insertion order (a fresh array). */
   values(): Value[] {
-    return Array.from(this.map.values());
+    const out = Array.from(this.keyed.values());
+    const comps = this.comps;
+    for (let i = 0; i < comps.length; i++) out.push(comps[i]);
+    return out;
   }
+
+  /** Calls f(x, x) on each element (insertion order) until it returns true: how refs iterate a set. */
+  somePair(f: (k: Value, v: Value) => boolean): boolean {
+    // the elements as they are now: should f switch the set to canonical keys, composites move into `keyed`
+    const comps = this.comps;
+    let left = this.keyed.size;
+    if (left > 0) {
+      for (const v of this.keyed.values()) {
+        if (f(v, v)) return true;
+        if (--left === 0) break;
+      }
+    }
+    for (let i = 0; i < comps.length; i++) if (f(comps[i], comps[i])) return true;
+    return false;
+  }
+
+  /** Calls f on each element (insertion order) until it returns true. */
+  some(f: (v: Value) => boolean): boolean {
+    return this.somePair((_k, v) => f(v));
+  }
+
   /** Elements in OPA's order (sorted); cached, so do not mutate the returned array. */
   sorted(): Value[] {
-    if (!this.sortedCache || this.sortedCache.length !== this.map.size) {
-      this.sortedCache = sortValues(Array.from(this.map.values()));
+    if (!this.sortedCache || this.sortedCache.length !== this.size) {
+      this.sortedCache = sortValues(this.values());
     }
     return this.sortedCache;
   }
+
   [Symbol.iterator](): Iterator<Value> {
-    return this.map.values();
+    return this.comps.length ? this.values()[Symbol.iterator]() : this.keyed.values();
   }
 }
 
@@ -374,8 +469,7 @@ export function equals(a: Value, b: Value): boolean {
   if (Array.isArray(b)) return false;
   if (a instanceof RegoSet) {
     if (!(b instanceof RegoSet) || a.size !== b.size) return false;
-    for (const k of a.map.keys()) if (!b.map.has(k)) return false;
-    return true;
+    return !a.some((x) => !b.has(x));
   }
   if (b instanceof RegoSet) return false;
   if (a instanceof RegoObject || b instanceof RegoObject) {
@@ -435,12 +529,102 @@ function canon(v: Value): string {
     return s + ']';
   }
   if (v instanceof RegoSet) {
-    const parts = Array.from(v.map.values(), canon).sort();
-    return '<' + parts.join(',') + '>';
+    const parts = v.values();
+    for (let i = 0; i < parts.length; i++) parts[i] = canon(parts[i]);
+    return '<' + (parts as string[]).sort().join(',') + '>';
   }
-  const parts = objEntries(v as PlainObject | RegoObject).map(([k, x]) => canon(k) + ':' + canon(x));
-  parts.sort();
-  return '{' + parts.join(',') + '}';
+  if (v instanceof RegoObject) {
+    const parts: string[] = [];
+    for (const [k, x] of v.map.values()) parts.push(canon(k) + ':' + canon(x));
+    return '{' + parts.sort().join(',') + '}';
+  }
+  const parts: string[] = [];
+  for (const k in v) if (hasOwnProp.call(v, k)) parts.push(JSON.stringify(k) + ':' + canon((v as PlainObject)[k]));
+  return '{' + parts.sort().join(',') + '}';
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Cheap structural hash (for RegoSet): equal values hash alike; distinct values may collide (callers compare).
+
+const f64 = new Float64Array(1);
+const i32 = new Int32Array(f64.buffer);
+
+function mix(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+/** Length and at most 8 characters spread over the string (first and last included). */
+function stringHash(s: string): number {
+  const n = s.length;
+  let h = n ^ 0x811c9dc5;
+  if (n <= 8) {
+    for (let i = 0; i < n; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  } else {
+    const step = ((n - 1) / 7) | 0;
+    for (let j = 0, i = 0; j < 7; j++, i += step) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+    h = Math.imul(h ^ s.charCodeAt(n - 1), 0x01000193);
+  }
+  return h;
+}
+
+/** Object keys: length and end characters suffice (keys are short, and the values carry most of the hash). */
+function keyHash(k: Value): number {
+  if (typeof k !== 'string') return shallowHash(k, 0);
+  const n = k.length;
+  return n === 0 ? 0x5bd1e995 : (n << 16) ^ (k.charCodeAt(0) << 8) ^ k.charCodeAt(n - 1) ^ (k.charCodeAt(n >> 1) << 4);
+}
+
+function numberHash(x: number | bigint): number {
+  // a bigint equals at most one float, the one Number() gives; 0 and -0 are equal
+  const n = typeof x === 'bigint' ? Number(x) : x;
+  if ((n | 0) === n) return n | 0;
+  f64[0] = n;
+  return mix(i32[0] ^ Math.imul(i32[1], 0x27d4eb2d));
+}
+
+/**
+ * Structural hash looking `depth` levels into composites (deeper ones count by size only). Order-independent for
+ * objects and sets, whose equal values may hold their members in different orders.
+ */
+export function shallowHash(v: Value, depth: number): number {
+  switch (typeof v) {
+    case 'string':
+      return stringHash(v);
+    case 'number':
+    case 'bigint':
+      return numberHash(v) ^ 0x3c6ef372;
+    case 'boolean':
+      return v ? 0x2f : 0x1d;
+  }
+  if (v === null) return 0x0b;
+  if (Array.isArray(v)) {
+    let h = 0x6a09e667 ^ v.length;
+    if (depth > 0) for (let i = 0; i < v.length; i++) h = Math.imul(h, 31) + shallowHash(v[i], depth - 1);
+    return h | 0;
+  }
+  if (v instanceof RegoSet) {
+    let h = 0x510e527f ^ v.size;
+    if (depth > 0) v.some((x) => ((h = (h + mix(shallowHash(x, depth - 1))) | 0), false));
+    return h;
+  }
+  // objects below the depth limit all hash alike: counting their keys would mean walking them
+  if (depth <= 0) return 0x1f83d9ab;
+  if (v instanceof RegoObject) {
+    // same as a plain object's when every key is a string (equal objects may come in either class)
+    let h = 0x1f83d9ab;
+    for (const [k, x] of v.map.values()) h = (h + mix(Math.imul(keyHash(k), 31) + shallowHash(x, depth - 1))) | 0;
+    return h ^ v.size;
+  }
+  let h = 0x1f83d9ab;
+  let n = 0;
+  for (const k in v) {
+    if (!hasOwnProp.call(v, k)) continue;
+    n++;
+    h = (h + mix(Math.imul(keyHash(k), 31) + shallowHash((v as PlainObject)[k], depth - 1))) | 0;
+  }
+  return h ^ n;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -229,3 +229,90 @@ describe('evaluator: errors and limits', () => {
     expect(e.code).toBe('policy_timeout');
   });
 });
+
+describe('evaluator: cached and inline evaluation keeps semantics', () => {
+  it('terms without local variables are computed once per `with` scope', () => {
+    const src = `package t
+import rego.v1
+limit := input.max * 2
+over contains x if {
+  some x in input.xs
+  x > limit * 1
+}
+both := [a, b] if {
+  a := over
+  b := over with input as {"max": 1, "xs": [1, 3, 5]}
+}`;
+    expect(value(src, 'data.t.both', { max: 2, xs: [1, 3, 5] })).toEqual([[5], [3, 5]]);
+  });
+
+  it('inline comparisons and arithmetic follow `with` replacements and per-evaluation implementations', () => {
+    const src = `package t
+import rego.v1
+sum := input.a + input.b
+same if input.a == input.b
+mocked if same with equal as true
+r := x if x := sum with plus as minus`;
+    expect(value(src, 'data.t.same', { a: 1, b: 2 })).toBeUndefined();
+    expect(value(src, 'data.t.mocked', { a: 1, b: 2 })).toBe(true);
+    expect(value(src, 'data.t.r', { a: 5, b: 2 })).toBe(3);
+    const b = compile({ 'p.rego': src });
+    expect(b.evalValue('data.t.sum', { input: { a: 1, b: 2 }, builtinImpls: { plus: () => 42 } }).value).toBe(42);
+    expect(b.evalValue('data.t.sum', { input: { a: 1, b: 2 } }).value).toBe(3);
+  });
+
+  it('inline arithmetic matches the builtins on big and fractional numbers and type errors', () => {
+    const src = `package t
+out := [input.a * input.b, input.c - input.a, input.f + 0.2, 9007199254740991 + 2, input.n - 1]
+bad := input.s + 1`;
+    const out = value(src, 'data.t.out', { a: 1e9, b: 1790000000.5, c: 2, f: 0.1, n: 2 ** 60 }) as unknown[];
+    expect(out.slice(0, 3)).toEqual([1790000000500000000, -999999998, 0.3]);
+    expect(String(out[3])).toBe('9007199254740993');
+    expect(String(out[4])).toBe('1152921504606846975');
+    expect(value(src, 'data.t.bad', { s: 'x' })).toBeUndefined();
+    expect(evalError(src, 'data.t.bad', { s: 'x' }, { strictBuiltinErrors: true }).code).toBe('eval_type_error');
+  });
+
+  it('calls of custom builtins and per-evaluation implementations are not merged', () => {
+    const src = `package t
+import rego.v1
+out := [y | some x in [1, 2, 3]; y := ext.next(0) + x]`;
+    let n = 0;
+    const decl = { name: 'ext.next', args: [{ type: 'number' as const }], result: { type: 'number' as const }, impl: () => ++n };
+    expect(compile({ 'p.rego': src }, { builtins: [decl] }).evalValue('data.t.out').value).toEqual([2, 4, 6]);
+    let m = 0;
+    const b = compile({ 'p.rego': 'package t\nimport rego.v1\nout := [y | some x in [1, 2]; y := count("ab") + x]' });
+    expect(b.evalValue('data.t.out', { builtinImpls: { count: () => (m += 10) } }).value).toEqual([11, 22]);
+  });
+
+  it('bodies: long runs of filters, patterns in `some in`, enumerated collections, bound variables', () => {
+    const filters = Array.from({ length: 400 }, (_, i) => `  x != ${i + 1000}`).join('\n');
+    const src = `package t
+import rego.v1
+long contains x if {
+  some x in input.xs
+${filters}
+}
+pairs contains a if some [a, 2] in input.ps
+nested contains x if some x in input.xss[_]
+bound contains x if {
+  x := 1
+  some x in input.xs
+}
+keys contains k if some k, "v" in {"a": "v", "b": "w"}`;
+    const input = { xs: [1, 2, 2], ps: [[1, 2], [3, 4], [5, 2]], xss: [[1], [2, 3]] };
+    expect(value(src, 'data.t', input)).toEqual({ long: [1, 2], pairs: [1, 5], nested: [1, 2, 3], bound: [1], keys: ['a'] });
+  });
+
+  it('the step budget still stops long evaluations', () => {
+    const src = 'package t\nimport rego.v1\nn := count([x | some x in numbers.range(1, 100000); x > 0])';
+    expect(evalError(src, 'data.t.n', undefined, { maxSteps: 5000 }).code).toBe('policy_resource_limit');
+  });
+
+  it('function results are memoised per argument without conflating distinct values', () => {
+    const src = `package t
+f(x, y) := [x, y]
+out := [f(1, "1"), f("1", 1), f(1, 1), f([1], {"a": 1}), f([1], {"a": 2})]`;
+    expect(value(src, 'data.t.out')).toEqual([[1, '1'], ['1', 1], [1, 1], [[1], { a: 1 }], [[1], { a: 2 }]]);
+  });
+});

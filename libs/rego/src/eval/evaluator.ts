@@ -7,7 +7,7 @@ import type { ArrayCompTerm, CallTerm, Expr, ObjectCompTerm, RefTerm, Rule, SetC
 import { RegoError } from '../errors';
 import type { CompiledPolicy, CompiledQuery } from '../compiler/compile';
 import type { RuleNode } from '../compiler/tree';
-import { BuiltinContext, BuiltinError, BuiltinHaltError, BuiltinImpl, BuiltinTypeError } from '../builtins/registry';
+import { BUILTINS, BuiltinContext, BuiltinError, BuiltinHaltError, BuiltinImpl, BuiltinTypeError } from '../builtins/registry';
 import {
   PlainObject,
   RegoObject,
@@ -19,13 +19,45 @@ import {
   makeObject,
   objEntries,
   objGet,
+  compare,
   compareStrings,
   setOwn,
   toJSON,
 } from '../value';
-import { indexValue, iterateValue, printText, upsert } from './values';
+import { indexString, indexValue, iterateValue, printText, upsert } from './values';
+import { Num, add as numAdd, mul as numMul, sub as numSub } from '../number';
 
 type Frame = (Value | undefined)[];
+type DetFn = (ev: Evaluator, f: Frame) => Value | undefined | typeof ND;
+/**
+ * det() compiled per term, kept on the term itself under a symbol (a WeakMap lookup per evaluated term cost as
+ * much as the evaluation it saved); terms belong to one compiled policy.
+ */
+const DET = Symbol('det');
+type DetCached = { [DET]?: DetFn };
+type Step = (ev: Evaluator, f: Frame, k: () => boolean) => boolean;
+const STEPS = Symbol('steps');
+type StepsCached = { [STEPS]?: Step[] };
+/** `next` as a continuation; made apart so that callers' frames need no context for captured variables. */
+function stepThen(next: Step, ev: Evaluator, f: Frame, k: () => boolean): () => boolean {
+  return () => next(ev, f, k);
+}
+function cacheSteps(body: Expr[], steps: Step[]): Step[] {
+  Object.defineProperty(body, STEPS, { value: steps, writable: true, configurable: true, enumerable: false });
+  return steps;
+}
+type TryFn = (ev: Evaluator, f: Frame) => number;
+const TRY = Symbol('tryDet');
+type TryCached = { [TRY]?: TryFn };
+function cacheTry(e: Expr, fn: TryFn): TryFn {
+  Object.defineProperty(e, TRY, { value: fn, writable: true, configurable: true, enumerable: false });
+  return fn;
+}
+function cacheDet(t: Term, fn: DetFn): DetFn {
+  // not enumerable: the AST stays as it was for anyone walking or comparing it
+  Object.defineProperty(t, DET, { value: fn, writable: true, configurable: true, enumerable: false });
+  return fn;
+}
 type K = () => boolean;
 type KV = (v: Value) => boolean;
 
@@ -52,10 +84,16 @@ interface State {
   funcs: Map<string, FuncOverride> | null;
   memo: Map<RuleNode, { v: Value | undefined }>;
   fnMemo: Map<string, { v: Value | undefined }>;
+  calls: Map<RuleNode, CallMemo>;
+  /** values of closed terms (no local variables: `max_age_days * day_ns`, `data.lib.x`), computed once per state */
+  closed: Map<Term, { v: Value | undefined }>;
   comps: Map<Term, Map<string, unknown>>;
 }
 
 const UNDEF = { v: undefined };
+/** Function results: one level per argument (the last level holds `{ v }`). */
+type CallMemo = Map<unknown, CallMemo | { v: Value | undefined }>;
+const NO_ARGS = Symbol('no arguments');
 const ND = Symbol('nondeterministic');
 const ND_EXPR = -3;
 const FAIL = -2;
@@ -89,6 +127,8 @@ export class Evaluator {
       funcs: null,
       memo: new Map(),
       fnMemo: new Map(),
+      calls: new Map(),
+      closed: new Map(),
       comps: new Map(),
     };
     this.maxSteps = opts.maxSteps ?? Infinity;
@@ -147,29 +187,151 @@ export class Evaluator {
 
   // ------------------------------------------------------------------ bodies and expressions
   evalBody(body: Expr[], i: number, f: Frame, k: K): boolean {
-    // Runs of deterministic expressions (filters, assignments of single values) are evaluated in a loop without
-    // continuations; the slots they bind are cleared when the rest of the body has been enumerated.
-    let bound: number[] | null = null;
-    try {
-      for (; i < body.length; i++) {
-        const e = body[i];
-        if (e.with.length) break;
-        const r = this.tryDet(e, f);
-        if (r === ND_EXPR) break;
-        this.tick();
-        if (r === FAIL) return false;
-        if (r >= 0) (bound ??= []).push(r);
+    const steps = (body as StepsCached)[STEPS] ?? cacheSteps(body, Evaluator.compileBody(body, this.policy));
+    return steps[i](this, f, k);
+  }
+
+  /**
+   * A body as a chain of steps, built once per body: steps[i] evaluates expression i, then steps[i + 1] (for each
+   * solution), and steps[n] calls the continuation. Deterministic expressions (filters, assignments of single
+   * values) are evaluated directly; the slot one binds is cleared when the rest of the body has been enumerated.
+   * `some x in xs` over a collection that needs no enumeration binds its slots itself.
+   */
+  private static compileBody(body: Expr[], policy: CompiledPolicy): Step[] {
+    const n = body.length;
+    const steps: Step[] = new Array(n + 1);
+    steps[n] = (_ev, _f, k) => k();
+    const runnable = (e: Expr) => !e.with.length && e.kind !== 'somein' && e.kind !== 'every';
+    let runEnd = n;
+    for (let i = n - 1; i >= 0; i--) {
+      if (!runnable(body[i])) {
+        steps[i] = Evaluator.compileStep(body[i], steps[i + 1], i + 1 === n, policy);
+        runEnd = i;
+      } else {
+        steps[i] = Evaluator.compileRun(body, i, runEnd, steps, policy);
       }
-      if (i === body.length) return k();
-      const next = i + 1;
-      return this.evalExpr(body[i], f, next === body.length ? k : () => this.evalBody(body, next, f, k));
-    } finally {
-      if (bound) for (const s of bound) f[s] = undefined;
     }
+    return steps;
+  }
+
+  /**
+   * Expressions from..end-1, none of which iterates by its kind: evaluated in a loop (no stack frame per
+   * expression). One that turns out to enumerate (a ref with an unbound key, say) is evaluated generically, with
+   * the rest of the body as its continuation. The slots bound here are cleared once the rest has been enumerated.
+   */
+  private static compileRun(body: Expr[], from: number, end: number, steps: Step[], policy: CompiledPolicy): Step {
+    const n = body.length;
+    const tries: TryFn[] = [];
+    for (let j = from; j < end; j++) tries.push((body[j] as TryCached)[TRY] ?? cacheTry(body[j], Evaluator.compileTry(body[j], policy)));
+    const count = end - from;
+    return (ev, f, k) => {
+      let first = -1; // the first slot bound here, then any others (most runs bind at most one)
+      let bound: number[] | null = null;
+      try {
+        let j = 0;
+        for (; j < count; j++) {
+          const r = tries[j](ev, f);
+          if (r === ND_EXPR) break;
+          ev.tick();
+          if (r === FAIL) return false;
+          if (r >= 0) {
+            if (first < 0) first = r;
+            else (bound ??= []).push(r);
+          }
+        }
+        if (j === count) return steps[end](ev, f, k);
+        const at = from + j;
+        return ev.evalExpr(body[at], f, at + 1 === n ? k : stepThen(steps[at + 1], ev, f, k));
+      } finally {
+        if (first >= 0) f[first] = undefined;
+        if (bound) for (const s of bound) f[s] = undefined;
+      }
+    };
+  }
+
+  private static compileStep(e: Expr, next: Step, last: boolean, policy: CompiledPolicy): Step {
+    // continuation for the generic path (a closure per enumerating expression evaluated, as evalExpr needs one)
+    const rest = last ? (_ev: Evaluator, _f: Frame, k: K): K => k : (ev: Evaluator, f: Frame, k: K): K => stepThen(next, ev, f, k);
+    if (e.with.length) return (ev, f, k) => ev.evalExpr(e, f, rest(ev, f, k));
+    if (e.kind === 'somein' && !e.negated) {
+      const vt = e.value;
+      const kt = e.key;
+      const coll = e.collection;
+      return (ev, f, k) => {
+        ev.tick(); // as evalExpr
+        const c = ev.det(coll, f);
+        if (c === ND) return ev.evalExprInner(e, f, rest(ev, f, k));
+        if (c === undefined) return false;
+        const vs = vt.type === 'var' && vt.slot !== -1 && vt.slot !== undefined && f[vt.slot] === undefined ? vt.slot : -1;
+        const ks = !kt ? -2 : kt.type === 'var' && kt.slot !== -1 && kt.slot !== undefined && f[kt.slot] === undefined && kt.slot !== vs ? kt.slot : -1;
+        if (vs < 0 || ks === -1) return ev.someIn(e, c, f, rest(ev, f, k));
+        try {
+          return iterateValue(
+            c,
+            (key, val) => {
+              ev.tick();
+              f[vs] = val;
+              if (ks >= 0) f[ks] = key;
+              return next(ev, f, k);
+            },
+            ev.ordered,
+          );
+        } finally {
+          f[vs] = undefined;
+          if (ks >= 0) f[ks] = undefined;
+        }
+      };
+    }
+    const tryDet = (e as TryCached)[TRY] ?? cacheTry(e, Evaluator.compileTry(e, policy));
+    return (ev, f, k) => {
+      const r = tryDet(ev, f);
+      if (r === ND_EXPR) return ev.evalExpr(e, f, rest(ev, f, k));
+      ev.tick();
+      if (r === FAIL) return false;
+      if (r < 0) return next(ev, f, k);
+      try {
+        return next(ev, f, k);
+      } finally {
+        f[r] = undefined;
+      }
+    };
   }
 
   /** Evaluates an expression without iteration if possible: FAIL, OK (-1), a newly bound slot, or ND_EXPR. */
   private tryDet(e: Expr, f: Frame): number {
+    const fn = (e as TryCached)[TRY] ?? cacheTry(e, Evaluator.compileTry(e, this.policy));
+    return fn(this, f);
+  }
+
+  /** tryDet specialised per expression: filters (`x.y == "z"`) and `v := <term>` skip the generic dispatch. */
+  private static compileTry(e: Expr, policy: CompiledPolicy): TryFn {
+    const generic: TryFn = (ev, f) => ev.tryDetSlow(e, f);
+    const sub = (x: Term): DetFn => (x as DetCached)[DET] ?? cacheDet(x, Evaluator.compileDet(x, policy));
+    if (e.kind === 'term') {
+      const T = sub(e.term);
+      const negated = !!e.negated;
+      return (ev, f) => {
+        const v = T(ev, f);
+        if (v === ND) return ND_EXPR;
+        return (v !== undefined && v !== false) !== negated ? OK : FAIL;
+      };
+    }
+    if ((e.kind === 'assign' || e.kind === 'unify') && !e.negated && e.left.type === 'var' && e.left.slot !== undefined && e.left.slot !== -1) {
+      const ls = e.left.slot;
+      const R = sub(e.right);
+      return (ev, f) => {
+        if (f[ls] !== undefined) return ev.tryDetSlow(e, f);
+        const v = R(ev, f);
+        if (v === ND) return ND_EXPR;
+        if (v === undefined) return FAIL;
+        f[ls] = v;
+        return ls;
+      };
+    }
+    return generic;
+  }
+
+  private tryDetSlow(e: Expr, f: Frame): number {
     switch (e.kind) {
       case 'term': {
         const v = this.det(e.term, f);
@@ -214,6 +376,176 @@ export class Evaluator {
 
   /** Value of a term that needs no enumeration: the value, undefined (no value) or ND (enumerate instead). */
   private det(t: Term, f: Frame): Value | undefined | typeof ND {
+    const fn = (t as DetCached)[DET] ?? cacheDet(t, Evaluator.compileDet(t, this.policy));
+    return fn(this, f);
+  }
+
+  /**
+   * det() specialised per term, once: the common terms (locals, refs with constant or bound keys, calls, object
+   * literals) become closures over their sub-terms' closures, so evaluating `s.slot.status == "COMPLETE"` walks no
+   * AST and dispatches on no term type. Anything else goes through detSlow.
+   */
+  private static compileDet(t: Term, policy: CompiledPolicy): DetFn {
+    const sub = (x: Term): DetFn => (x as DetCached)[DET] ?? cacheDet(x, Evaluator.compileDet(x, policy));
+    const slow: DetFn = (ev, f) => ev.detSlow(t, f);
+    switch (t.type) {
+      case 'scalar': {
+        const v = t.value;
+        return () => v;
+      }
+      case 'var': {
+        if (t.slot === -1) return t.name === 'input' ? (ev) => ev.state.input : () => ND;
+        if (t.slot === undefined) return slow;
+        const s = t.slot;
+        return (_ev, f) => {
+          const v = f[s];
+          return v === undefined ? ND : v;
+        };
+      }
+      case 'ref': {
+        const head = t.terms[0];
+        if (head.type === 'var' && head.slot === -1 && head.name === 'data') {
+          // a ref with constant operands only (`data.policy.max_age_days`) has one value per state
+          if (!t.terms.every((x, i) => i === 0 || x.type === 'scalar')) return slow;
+          return (ev, f) => {
+            const state = ev.state;
+            const hit = state.closed.get(t);
+            if (hit) return hit.v;
+            const v = ev.detSlow(t, f);
+            if (v !== ND) state.closed.set(t, v === undefined ? UNDEF : { v });
+            return v;
+          };
+        }
+        if (head.type !== 'var' || head.slot === undefined) return slow;
+        const ops = t.terms.slice(1);
+        if (!ops.every((op) => op.type === 'scalar' || (op.type === 'var' && op.slot !== -1 && op.slot !== undefined))) return slow;
+        const hs = head.slot;
+        // per operand: a frame slot (>= 0) or -1 for a constant key
+        const slots = ops.map((op) => (op.type === 'var' ? op.slot! : -1));
+        const keys = ops.map((op) => (op.type === 'scalar' ? op.value : null));
+        const n = ops.length;
+        if (n === 1 && typeof keys[0] === 'string') {
+          const k0 = keys[0];
+          if (hs === -1) return (ev) => (ev.state.input === undefined ? undefined : indexString(ev.state.input, k0));
+          return (_ev, f) => {
+            const v = f[hs];
+            return v === undefined ? ND : indexString(v, k0);
+          };
+        }
+        if (n === 2 && typeof keys[0] === 'string' && typeof keys[1] === 'string' && hs !== -1) {
+          const k0 = keys[0];
+          const k1 = keys[1];
+          return (_ev, f) => {
+            const v = f[hs];
+            if (v === undefined) return ND;
+            const w = indexString(v, k0);
+            return w === undefined ? undefined : indexString(w, k1);
+          };
+        }
+        return (ev, f) => {
+          let v: Value | undefined;
+          if (hs === -1) v = ev.state.input;
+          else {
+            v = f[hs];
+            if (v === undefined) return ND;
+          }
+          for (let i = 0; i < n; i++) {
+            const s = slots[i];
+            let key: Value | undefined;
+            if (s === -1) key = keys[i] as Value;
+            else {
+              key = f[s];
+              if (key === undefined) return ND;
+            }
+            if (v === undefined) return undefined;
+            v = indexValue(v, key);
+          }
+          return v;
+        };
+      }
+      case 'call': {
+        if (t.constValue !== undefined) {
+          const c = t.constValue;
+          return () => c;
+        }
+        const info = callInfo(t, policy);
+        if (info.enumerates) return () => ND;
+        const argFns = t.args.map(sub);
+        const n = argFns.length;
+        const name = t.name!;
+        const closed = info.closed;
+        const op = info.op;
+        const fnNode = policy.funcs.get(name);
+        const general: DetFn = (ev, f) => {
+          const args: Value[] = new Array(n);
+          let undef = false;
+          for (let i = 0; i < n; i++) {
+            const a = argFns[i](ev, f);
+            if (a === ND) return ND;
+            if (a === undefined) undef = true;
+            else args[i] = a;
+          }
+          if (undef) return undefined;
+          // a user function no `with` replaces: straight to its memo
+          if (fnNode !== undefined && ev.state.funcs === null) return ev.callUserFunction(fnNode, args);
+          const r = ev.callFunction(name, args, t);
+          return r instanceof Multi ? ND : r;
+        };
+        const A = argFns[0];
+        const B = argFns[1];
+        const inline: DetFn = (ev, f) => {
+          if (ev.state.funcs !== null || ev.impls !== undefined) return general(ev, f);
+          // comparisons and arithmetic inline: no argument array, no builtin dispatch
+          const a = A(ev, f);
+          if (a === ND) return ND;
+          const b = B(ev, f);
+          if (b === ND) return ND;
+          if (a === undefined || b === undefined) return undefined;
+          const r = inlineOp(op, a, b);
+          if (r !== undefined) return r;
+          const x = ev.callFunction(name, [a, b], t);
+          return x instanceof Multi ? ND : x;
+        };
+        const compute = op !== 0 ? inline : general;
+        if (!closed) return compute;
+        return (ev, f) => {
+          // per-evaluation implementations may keep state: no merging of their calls
+          if (ev.impls !== undefined) return compute(ev, f);
+          const state = ev.state;
+          const hit = state.closed.get(t);
+          if (hit) return hit.v;
+          const r = compute(ev, f);
+          if (r !== ND) state.closed.set(t, r === undefined ? UNDEF : { v: r });
+          return r;
+        };
+      }
+      case 'object': {
+        const c = constOf(t);
+        if (c !== undefined) return () => c;
+        // the common literal: constant string keys (`{"trail": id, "slot": slot}`), built directly
+        if (!t.items.every(([k]) => k.type === 'scalar' && typeof k.value === 'string' && k.value !== '__proto__')) return slow;
+        const keys = t.items.map(([k]) => (k as { value: string }).value);
+        const vals = t.items.map(([, v]) => sub(v));
+        const n = keys.length;
+        return (ev, f) => {
+          const o: PlainObject = {};
+          let undef = false;
+          for (let i = 0; i < n; i++) {
+            const v = vals[i](ev, f);
+            if (v === ND) return ND;
+            if (v === undefined) undef = true;
+            else o[keys[i]] = v;
+          }
+          return undef ? undefined : o;
+        };
+      }
+      default:
+        return slow;
+    }
+  }
+
+  /** det() for the terms compileDet leaves generic: data refs with variable keys, arrays, sets, templates, ... */
+  private detSlow(t: Term, f: Frame): Value | undefined | typeof ND {
     switch (t.type) {
       case 'scalar':
         return t.value;
@@ -266,25 +598,6 @@ export class Evaluator {
           v = indexValue(v, key);
         }
         return v;
-      }
-      case 'call': {
-        if (t.constValue !== undefined) return t.constValue;
-        const name = t.name!;
-        if (name === 'print' || t.args.length !== t.arity) return ND;
-        const decl = this.policy.funcs.has(name) ? undefined : this.policy.builtins.get(name);
-        if (decl?.relation) return ND;
-        const args: Value[] = new Array(t.args.length);
-        let undef = false;
-        for (let i = 0; i < t.args.length; i++) {
-          const a = this.det(t.args[i], f);
-          if (a === ND) return ND;
-          if (a === undefined) undef = true;
-          else args[i] = a;
-        }
-        if (undef) return undefined;
-        const r = this.callFunction(name, args, t);
-        if (r instanceof Multi) return ND;
-        return r;
       }
       case 'array': {
         const c = constOf(t);
@@ -355,12 +668,37 @@ export class Evaluator {
   private evalExpr(e: Expr, f: Frame, k: K): boolean {
     this.tick();
     if (e.with.length) return this.evalWith(e, f, k);
-    if (e.negated) {
-      let found = false;
-      this.evalExprInner(e, f, () => (found = true));
-      return found ? false : k();
-    }
+    if (e.negated) return this.evalNot(e, f, k);
     return this.evalExprInner(e, f, k);
+  }
+
+  /** `some k, v in coll` over one collection value. */
+  private someIn(e: Expr & { kind: 'somein' }, coll: Value, f: Frame, k: K): boolean {
+    const vt = e.value;
+    const kt = e.key;
+    const vs = vt.type === 'var' && vt.slot !== -1 && f[vt.slot!] === undefined ? vt.slot! : -1;
+    const ks = !kt ? -2 : kt.type === 'var' && kt.slot !== -1 && f[kt.slot!] === undefined && kt.slot !== vs ? kt.slot! : -1;
+    if (vs >= 0 && ks !== -1) {
+      // common case `some k, v in xs` with fresh vars: bind the slots directly
+      try {
+        return iterateValue(coll, (key, val) => {
+          this.tick();
+          f[vs] = val;
+          if (ks >= 0) f[ks] = key;
+          return k();
+        }, this.ordered);
+      } finally {
+        f[vs] = undefined;
+        if (ks >= 0) f[ks] = undefined;
+      }
+    }
+    return iterateValue(coll, (key, val) => (this.tick(), this.unifyTV(vt, val, f, kt ? () => this.unifyTV(kt, key, f, k) : k)), this.ordered);
+  }
+
+  private evalNot(e: Expr, f: Frame, k: K): boolean {
+    let found = false;
+    this.evalExprInner(e, f, () => (found = true));
+    return found ? false : k();
   }
 
   private evalExprInner(e: Expr, f: Frame, k: K): boolean {
@@ -376,27 +714,7 @@ export class Evaluator {
       case 'some':
         return k();
       case 'somein':
-        return this.evalTerm(e.collection, f, (coll) => {
-          const vt = e.value;
-          const kt = e.key;
-          const vs = vt.type === 'var' && vt.slot !== -1 && f[vt.slot!] === undefined ? vt.slot! : -1;
-          const ks = !kt ? -2 : kt.type === 'var' && kt.slot !== -1 && f[kt.slot!] === undefined && kt.slot !== vs ? kt.slot! : -1;
-          if (vs >= 0 && ks !== -1) {
-            // common case `some k, v in xs` with fresh vars: bind the slots directly
-            try {
-              return iterateValue(coll, (key, val) => {
-                this.tick();
-                f[vs] = val;
-                if (ks >= 0) f[ks] = key;
-                return k();
-              }, this.ordered);
-            } finally {
-              f[vs] = undefined;
-              if (ks >= 0) f[ks] = undefined;
-            }
-          }
-          return iterateValue(coll, (key, val) => (this.tick(), this.unifyTV(vt, val, f, kt ? () => this.unifyTV(kt, key, f, k) : k)), this.ordered);
-        });
+        return this.evalTerm(e.collection, f, (coll) => this.someIn(e, coll, f, k));
       case 'every':
         return this.evalTerm(e.domain, f, (dom) => {
           if (typeof dom !== 'object' || dom === null) return false;
@@ -436,7 +754,7 @@ export class Evaluator {
       vals.push(got);
     }
     const outer = this.state;
-    const ns: State = { ...outer, memo: new Map(), fnMemo: new Map(), comps: new Map() };
+    const ns: State = { ...outer, memo: new Map(), fnMemo: new Map(), calls: new Map(), closed: new Map(), comps: new Map() };
     e.with.forEach((w: With, i) => {
       const v = vals[i];
       if (w.kind === 'input') {
@@ -472,6 +790,11 @@ export class Evaluator {
       const v = this.det(t, f);
       if (v !== ND) return v === undefined ? false : k(v);
     }
+    return this.evalTermSlow(t, f, k);
+  }
+
+  /** The enumerating part of evalTerm, apart so that the common det() path allocates no closure context. */
+  private evalTermSlow(t: Term, f: Frame, k: KV): boolean {
     switch (t.type) {
       case 'scalar':
         return k(t.value);
@@ -943,6 +1266,20 @@ export class Evaluator {
       const frame: Frame = new Array(rule.nslots ?? 0);
       const dyn = rule.dyn ?? [];
       const leaf = multi ? rule.head.key! : rule.head.value!;
+      const insert = (lv: Value) => {
+        any = true;
+        insertBuilder(root, NO_KEYS, lv, multi, rule);
+        return false;
+      };
+      if (dyn.length === 0) {
+        // `p contains x if ...` (or `p[k] := v` with a constant key): the leaf usually needs no enumeration
+        this.evalBody(rule.body, 0, frame, () => {
+          const lv = this.det(leaf, frame);
+          if (lv === ND) return this.evalTerm(leaf, frame, insert);
+          return lv === undefined ? false : insert(lv);
+        });
+        continue;
+      }
       this.evalBody(rule.body, 0, frame, () =>
         this.evalItems(dyn, 0, frame, [], (keys) =>
           this.evalTerm(leaf, frame, (lv) => {
@@ -1065,7 +1402,7 @@ export class Evaluator {
       if (ov.func) {
         // a replacement runs without any mocks (it may call the original it replaces)
         const saved = this.state;
-        this.state = { ...saved, funcs: null, memo: new Map(), fnMemo: new Map(), comps: new Map() };
+        this.state = { ...saved, funcs: null, memo: new Map(), fnMemo: new Map(), calls: new Map(), closed: new Map(), comps: new Map() };
         try {
           return this.callFunction(ov.func, args, t);
         } finally {
@@ -1100,9 +1437,25 @@ export class Evaluator {
   }
 
   private callUserFunction(node: RuleNode, args: Value[]): Value | undefined {
-    const key = node.pathStr + memoKey(args);
-    const memo = this.state.fnMemo.get(key);
+    // memo per function, then one Map level per argument: scalars by value, composites by identity (hashing a
+    // large input per call would cost more than evaluating the function; equal-but-distinct composites only miss)
+    let m = this.state.calls.get(node);
+    if (!m) this.state.calls.set(node, (m = new Map()));
+    const last = args.length - 1;
+    for (let i = 0; i < last; i++) {
+      let n = m.get(args[i]) as CallMemo | undefined;
+      if (!n) m.set(args[i], (n = new Map()));
+      m = n;
+    }
+    const lastKey = last >= 0 ? args[last] : NO_ARGS;
+    const memo = m.get(lastKey) as { v: Value | undefined } | undefined;
     if (memo) return memo.v;
+    const result = this.evalFunction(node, args);
+    m.set(lastKey, result === undefined ? UNDEF : { v: result });
+    return result;
+  }
+
+  private evalFunction(node: RuleNode, args: Value[]): Value | undefined {
     let result: Value | undefined;
     const saved = this.ordered;
     this.ordered = false;
@@ -1127,7 +1480,6 @@ export class Evaluator {
       const frame: Frame = new Array(d.nslots ?? 0);
       this.evalTerm(d.head.value!, frame, (v) => ((result = v), true));
     }
-    this.state.fnMemo.set(key, result === undefined ? UNDEF : { v: result });
     return result;
   }
 
@@ -1297,36 +1649,6 @@ function buildConst(t: Term): Value | undefined {
   }
 }
 
-// Function memo keys: scalars by value, composites by identity (hashing a large input per call would cost more
-// than evaluating the function; equal-but-distinct composites only miss the cache).
-const ids = new WeakMap<object, number>();
-let nextId = 1;
-function memoKey(args: Value[]): string {
-  let s = '';
-  for (const a of args) {
-    switch (typeof a) {
-      case 'string':
-        s += '\u0000s' + a;
-        break;
-      case 'number':
-      case 'bigint':
-        s += '\u0000n' + String(a);
-        break;
-      case 'boolean':
-        s += a ? '\u0000t' : '\u0000f';
-        break;
-      default:
-        if (a === null) s += '\u0000z';
-        else {
-          let id = ids.get(a as object);
-          if (id === undefined) ids.set(a as object, (id = nextId++));
-          s += '\u0000#' + id;
-        }
-    }
-  }
-  return s;
-}
-
 /** Index into base data: number keys also find string keys (OPA stores data paths as strings). */
 function indexData(v: Value, key: Value): Value | undefined {
   const x = indexValue(v, key);
@@ -1369,6 +1691,120 @@ function mergeBase(virt: Value, base: Value): Value {
   return base;
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Per call-site facts, computed once per call term.
+
+interface CallInfo {
+  /** print, relations (walk) and calls with an output argument enumerate: det() leaves them to evalCall */
+  enumerates: boolean;
+  /** no local variables anywhere in the call: its value is the same everywhere within one state */
+  closed: boolean;
+  /** OP_* for builtins det() computes inline (when no `with` or per-evaluation implementation replaces them) */
+  op: number;
+}
+
+const OP_EQUAL = 1;
+const OP_NEQ = 2;
+const OP_LT = 3;
+const OP_LTE = 4;
+const OP_GT = 5;
+const OP_GTE = 6;
+const OP_PLUS = 7;
+const OP_MINUS = 8;
+const OP_MUL = 9;
+const INLINE_OPS: Record<string, number> = {
+  equal: OP_EQUAL,
+  neq: OP_NEQ,
+  lt: OP_LT,
+  lte: OP_LTE,
+  gt: OP_GT,
+  gte: OP_GTE,
+  plus: OP_PLUS,
+  minus: OP_MINUS,
+  mul: OP_MUL,
+};
+/** builtins whose repeated calls must not be merged (side effects or per-call results) */
+const NOT_CLOSED = new Set(['print', 'trace']);
+
+const callInfos = new WeakMap<CallTerm, CallInfo>();
+
+function callInfo(t: CallTerm, policy: CompiledPolicy): CallInfo {
+  let info = callInfos.get(t);
+  if (info) return info;
+  const name = t.name!;
+  const isFunc = policy.funcs.has(name);
+  const decl = isFunc ? undefined : policy.builtins.get(name);
+  const enumerates = name === 'print' || t.args.length !== t.arity || !!decl?.relation;
+  const closed = !enumerates && t.args.every((a) => isClosed(a, policy)) && pureCall(t, policy);
+  let op = 0;
+  if (!isFunc && !enumerates && t.args.length === 2 && Object.prototype.hasOwnProperty.call(INLINE_OPS, name)) {
+    // only the builtins as registered (a custom builtin of the same name keeps its own implementation)
+    const std = BUILTINS.get(name);
+    if (std && decl && decl.impl === std.impl) op = INLINE_OPS[name];
+  }
+  info = { enumerates, closed, op };
+  callInfos.set(t, info);
+  return info;
+}
+
+/**
+ * Calls whose repeated evaluation may be merged: user functions and the standard builtins, except those with
+ * effects or per-call results. Custom builtins are left alone (their implementations may keep state).
+ */
+function pureCall(t: CallTerm, policy: CompiledPolicy): boolean {
+  const name = t.name!;
+  if (policy.funcs.has(name)) return true;
+  if (NOT_CLOSED.has(name)) return false;
+  const decl = policy.builtins.get(name);
+  return decl !== undefined && decl === BUILTINS.get(name) && !decl.nondeterministic && !decl.relation;
+}
+
+/** A term with no local variables (and nothing that enumerates or has effects). */
+function isClosed(t: Term, policy: CompiledPolicy): boolean {
+  switch (t.type) {
+    case 'scalar':
+      return true;
+    case 'var':
+      return t.slot === -1;
+    case 'ref':
+      return t.terms.every((x) => isClosed(x, policy));
+    case 'array':
+    case 'set':
+      return t.items.every((x) => isClosed(x, policy));
+    case 'object':
+      return t.items.every(([a, b]) => isClosed(a, policy) && isClosed(b, policy));
+    case 'call':
+      return (
+        t.constValue !== undefined ||
+        (t.args.length === t.arity && pureCall(t, policy) && t.args.every((x) => isClosed(x, policy)))
+      );
+    default:
+      return false;
+  }
+}
+
+/** Result of an inline builtin, or undefined to call the builtin itself (operands it does not handle here). */
+function inlineOp(op: number, a: Value, b: Value): Value | undefined {
+  switch (op) {
+    case OP_EQUAL:
+      return a === b || equals(a, b);
+    case OP_NEQ:
+      return !(a === b || equals(a, b));
+  }
+  if (op <= OP_GTE) {
+    let c: number;
+    if (typeof a === 'number' && typeof b === 'number') c = a < b ? -1 : a > b ? 1 : 0;
+    else if (typeof a === 'string' && typeof b === 'string') c = compareStrings(a, b);
+    else c = compare(a, b);
+    return op === OP_LT ? c < 0 : op === OP_LTE ? c <= 0 : op === OP_GT ? c > 0 : c >= 0;
+  }
+  // numbers: what the builtins compute (number.ts); other operands (sets for `-`, type errors) via the builtin
+  const ta = typeof a;
+  const tb = typeof b;
+  if ((ta !== 'number' && ta !== 'bigint') || (tb !== 'number' && tb !== 'bigint')) return undefined;
+  return op === OP_PLUS ? numAdd(a as Num, b as Num) : op === OP_MINUS ? numSub(a as Num, b as Num) : numMul(a as Num, b as Num);
+}
+
 /** Several results of a relation builtin (e.g. walk). */
 export class Multi {
   constructor(readonly values: Value[]) {}
@@ -1394,6 +1830,8 @@ function memberWithKey(key: Value, x: Value, coll: Value): Value {
 
 type Builder = Map<string, [Value, BuilderNode]>;
 type BuilderNode = { map: Builder } | { value: Value } | { set: RegoSet };
+
+const NO_KEYS: Value[] = [];
 
 function insertBuilder(root: Builder, keys: Value[], leaf: Value, multi: boolean, rule: Rule): void {
   if (multi && keys.length === 0) {

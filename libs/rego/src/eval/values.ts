@@ -31,6 +31,14 @@ export function indexValue(v: Value, key: Value): Value | undefined {
   return hasOwn(v, key) ? (v as PlainObject)[key] : undefined;
 }
 
+/** `v[key]` for a constant string key (refs like `s.slot.status`): the checks a string key needs, no more. */
+export function indexString(v: Value, key: string): Value | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+  if (v instanceof RegoSet) return v.has(key) ? key : undefined;
+  if (v instanceof RegoObject) return v.get(key);
+  return hasOwn(v, key) ? (v as PlainObject)[key] : undefined;
+}
+
 /**
  * Calls f(key, value) for each element in OPA's order (objects by sorted key, sets sorted; results built from
  * iteration, e.g. array comprehensions, must come out as OPA's do); stops when f returns true. With `ordered`
@@ -44,10 +52,7 @@ export function iterateValue(v: Value, f: (k: Value, x: Value) => boolean, order
   }
   if (!ordered) {
     // order not observable here (building sets/objects, counting, every): insertion order, no sorting
-    if (v instanceof RegoSet) {
-      for (const x of v.map.values()) if (f(x, x)) return true;
-      return false;
-    }
+    if (v instanceof RegoSet) return v.somePair(f);
     if (v instanceof RegoObject) {
       for (const [k, x] of v.map.values()) if (f(k, x)) return true;
       return false;
@@ -59,9 +64,7 @@ export function iterateValue(v: Value, f: (k: Value, x: Value) => boolean, order
     return false;
   }
   if (v instanceof RegoSet) {
-    if (v.size === 1) {
-      for (const x of v.map.values()) return f(x, x);
-    }
+    if (v.size === 1) return v.somePair(f);
     for (const x of v.sorted()) if (f(x, x)) return true;
     return false;
   }
