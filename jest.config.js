@@ -2,7 +2,7 @@
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 
 module.exports = {
-  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
+  reporters: ['<rootDir>/test/support/summary-reporter.js', 'default'],
   testTimeout: 60000,
   projects: [
     {
