@@ -27,8 +27,8 @@ const CLIENTS = arg('clients', 16);
 /** Flows the clients spread over (each client has its own trail). 1 = everyone in one flow. */
 const FLOWS = arg('flows', 1);
 const MD = args.includes('--md');
-const PHASES = (args[args.indexOf('--only') + 1] ?? '').split(',');
-const run = (p: string) => !args.includes('--only') || PHASES.includes(p);
+/** --small-only: skip the attachment phase (for profiling the 1 KB path alone). */
+const SMALL_ONLY = args.includes('--small-only');
 
 const BARE_SERVER = `
 const express = require('express');
@@ -141,6 +141,10 @@ async function main() {
     const cpuSmall = cpuPerRequest(noAttachment);
     console.log(line('generic, 1 KB data_json', noAttachment));
 
+    if (SMALL_ONLY) {
+      console.log(`service CPU per request (incl. warm-up): ${cpuSmall.toFixed(2)} ms (1 KB)`);
+      return;
+    }
     const payload = randomBytes(100 * 1024);
     const dataJson = dataJsonOf(1024, 'report');
     const withAttachment = await runLoad({
