@@ -307,6 +307,9 @@ keys contains k if some k, "v" in {"a": "v", "b": "w"}`;
   it('the step budget still stops long evaluations', () => {
     const src = 'package t\nimport rego.v1\nn := count([x | some x in numbers.range(1, 100000); x > 0])';
     expect(evalError(src, 'data.t.n', undefined, { maxSteps: 5000 }).code).toBe('policy_resource_limit');
+    // Each element of a bare iteration counts too, not only the expressions after it.
+    const bare = 'package t\nimport rego.v1\nn := count([x | some x in numbers.range(1, 100000)])';
+    expect(evalError(bare, 'data.t.n', undefined, { maxSteps: 1000 }).code).toBe('policy_resource_limit');
   });
 
   it('function results are memoised per argument without conflating distinct values', () => {
