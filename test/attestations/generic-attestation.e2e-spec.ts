@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import { UPLOAD_DIR } from '../../src/modules/attestations/upload/hashing-storage';
 import { addMember, bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
-import { countRows, FP, genericPath, insertArtifact, postGeneric } from './helpers';
+import { countRows, FP, genericPath, postGeneric, reportArtifact } from './helpers';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const MAX = 10 * 1024 * 1024;
@@ -359,7 +359,7 @@ describe('generic attestations (spec op 7)', () => {
     expect(await countRows(t, `SELECT 1 FROM flows f JOIN organizations o ON o.id = f.org_id WHERE o.name = $1`, [org.name])).toBe(0);
 
     await postGeneric(t, org.adminKey, org.name, flow, 't1', { attestation_name: 'first', is_compliant: true }).expect(201);
-    await insertArtifact(t, org.name, flow, 't1', fp, 'web');
+    await reportArtifact(t, org.adminKey, org.name, flow, 't1', fp, 'web');
     const ok = await postGeneric(t, org.adminKey, org.name, flow, 't1', { attestation_name: 'scan', is_compliant: true, artifact_fingerprint: fp });
     expect(ok.status).toBe(201);
     const item = (await list(flow)).data[0];
@@ -423,7 +423,7 @@ describe('generic attestations (spec op 7)', () => {
     const fp = FP('c3');
     // trail t0 exists with an artifact; the others are created by the concurrent requests themselves
     await postGeneric(t, org.adminKey, org.name, flow, 't0', { attestation_name: 'first', is_compliant: true }).expect(201);
-    await insertArtifact(t, org.name, flow, 't0', fp, 'web');
+    await reportArtifact(t, org.adminKey, org.name, flow, 't0', fp, 'web');
     const requests = Array.from({ length: 40 }, (_, i) => {
       const trail = `t${i % 5}`;
       const data: Record<string, unknown> = { attestation_name: `n${i}`, is_compliant: true };

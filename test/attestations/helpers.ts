@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { TestApp } from '../support/test-app';
 
 export const FP = (c: string) => c.repeat(64).slice(0, 64);
@@ -31,36 +30,22 @@ export function postGeneric(
   return req;
 }
 
-/** Reports an artifact straight into the tables (the artifacts route belongs to another module's tests). */
-export async function insertArtifact(
+/** Reports an artifact into a trail through the artifacts route, as the CLI does. */
+export async function reportArtifact(
   t: TestApp,
+  key: string,
   orgName: string,
   flow: string,
   trail: string,
   fingerprint: string,
   templateReferenceName: string,
 ): Promise<void> {
-  await t.dataSource.transaction(async (m) => {
-    const [org] = await m.query(`SELECT id FROM organizations WHERE name = $1`, [orgName]);
-    const [row] = await m.query(
-      `SELECT t.id AS trail_id, t.flow_id FROM trails t JOIN flows f ON f.id = t.flow_id
-       WHERE f.org_id = $1 AND f.name = $2 AND t.name = $3 FOR UPDATE OF t`,
-      [org.id, flow, trail],
-    );
-    const [moment] = await m.query(
-      `WITH u AS (UPDATE trails SET last_moment = last_moment + 1 WHERE id = $1 RETURNING last_moment) SELECT * FROM u`,
-      [row.trail_id],
-    );
-    await m.query(
-      `INSERT INTO trail_moments (trail_id, moment_number, created_at, kind) VALUES ($1, $2, now(), 'artifact')`,
-      [row.trail_id, moment.last_moment],
-    );
-    await m.query(
-      `INSERT INTO artifacts (id, org_id, flow_id, trail_id, moment_number, fingerprint, filename, template_reference_name)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [randomUUID(), org.id, row.flow_id, row.trail_id, moment.last_moment, fingerprint, `${templateReferenceName}.bin`, templateReferenceName],
-    );
-  });
+  await t
+    .http()
+    .post(`/api/v2/artifacts/${orgName}/${flow}`)
+    .set('Authorization', `Bearer ${key}`)
+    .send({ fingerprint, filename: `${templateReferenceName}.bin`, trail_name: trail, template_reference_name: templateReferenceName })
+    .expect(201);
 }
 
 export async function countRows(t: TestApp, sql: string, params: unknown[] = []): Promise<number> {
