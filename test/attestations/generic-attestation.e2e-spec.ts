@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import { UPLOAD_DIR } from '../../src/modules/attestations/upload/hashing-storage';
+import * as http from 'node:http';
+import { UPLOAD_DIR } from '../../src/modules/attestations/upload/attachment-sink';
 import { addMember, bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
 import { countRows, FP, genericPath, postGeneric, reportArtifact } from './helpers';
@@ -220,6 +221,91 @@ describe('generic attestations (spec op 7)', () => {
       .attach('attachment_file.0', Buffer.from('two'), 'two.txt');
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: 'Input payload validation failed', errors: { attachment_file: 'at most one attachment file part is allowed' } });
+    expect(await countRows(t, `SELECT 1 FROM flows f JOIN organizations o ON o.id = f.org_id WHERE o.name = $1`, [org.name])).toBe(0);
+  });
+
+  /** Sends a raw multipart body over a plain socket-level request (no form library in between). */
+  function rawPost(flow: string, body: Buffer, contentType: string): Promise<{ status: number; body: any }> {
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        `${t.baseUrl}${genericPath(org.name, flow, 't1')}`,
+        { method: 'POST', headers: { Authorization: `Bearer ${org.adminKey}`, 'Content-Type': contentType, 'Content-Length': body.length } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString() || 'null') }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  it('reads the form as the CLI writes it: preamble, UTF-8 and RFC 8187 file names, bytes that look like a boundary', async () => {
+    const flow = uniqueName('flow');
+    const boundary = 'a1b2c3d4e5';
+    // Content that almost contains the delimiter, and a quoted UTF-8 file name as Go's mime/multipart writes it.
+    const content = Buffer.concat([Buffer.from(`\r\n--${boundary.slice(0, 5)}\r\n--${boundary.slice(0, -1)}Z\r\n-`), Buffer.alloc(70_000, 0x2d)]);
+    const body = Buffer.concat([
+      Buffer.from(`preamble text\r\n--${boundary}\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n`),
+      Buffer.from(JSON.stringify({ attestation_name: 'utf8-file', is_compliant: true })),
+      Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="attachment_file"; filename="r\u00e9sum\u00e9 \\"v2\\".txt"\r\nContent-Type: text/plain\r\n\r\n`),
+      content,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const res = await rawPost(flow, body, `multipart/form-data; boundary="${boundary}"`);
+    expect(res.status).toBe(201);
+    const item = (await list(flow)).data[0];
+    expect(item.evidence).toMatchObject({ sha256: sha256(content), size: content.length, filename: 'résumé "v2".txt', content_type: 'text/plain' });
+
+    const extended = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n{"attestation_name":"ext","is_compliant":true}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="attachment_file.0"; filename="plain.txt"; filename*=UTF-8''%E2%9C%93.txt\r\n\r\nok\r\n--${boundary}--`,
+    );
+    expect((await rawPost(flow, extended, `multipart/form-data; boundary=${boundary}`)).status).toBe(201);
+    expect((await list(flow)).data[0].evidence).toMatchObject({ filename: '✓.txt', size: 2, content_type: 'application/octet-stream' });
+    await expectNoStagedFiles();
+  });
+
+  it('rejects a malformed form with 400 and stores nothing', async () => {
+    const flow = uniqueName('flow');
+    const part = `Content-Disposition: form-data; name="data_json"\r\n\r\n{"attestation_name":"a","is_compliant":true}`;
+    const cases: Array<[string, string, string]> = [
+      ['multipart/form-data', `--x\r\n${part}\r\n--x--`, 'invalid multipart request: Multipart: Boundary not found'],
+      ['multipart/form-data; boundary=x', `--x\r\n${part}\r\n--x`, 'invalid multipart request: Unexpected end of form'],
+      ['multipart/form-data; boundary=x', `--x\r\n${part}`, 'invalid multipart request: Unexpected end of form'],
+      ['multipart/form-data; boundary=x', `--x\r\nContent-Type: text/plain\r\n\r\n{}\r\n--x--`, 'invalid multipart request: Multipart: a part has no Content-Disposition header'],
+      ['multipart/form-data; boundary=x', `--x\r\nContent-Disposition: form-data; name="data_json"; filename="d.json"\r\n\r\n{}\r\n--x--`, ''],
+    ];
+    for (const [contentType, body, message] of cases) {
+      const res = await rawPost(flow, Buffer.from(body), contentType);
+      expect(res.status).toBe(400);
+      if (message) expect(res.body).toEqual({ message: 'Input payload validation failed', errors: { body: message } });
+      else expect(res.body.errors).toEqual({ data_json: 'unknown file part: send the attachment as attachment_file or attachment_file.0' });
+    }
+    expect(await countRows(t, `SELECT 1 FROM flows f JOIN organizations o ON o.id = f.org_id WHERE o.name = $1`, [org.name])).toBe(0);
+    await expectNoStagedFiles();
+  });
+
+  it('drops a large upload that the client abandons halfway, leaving nothing staged or stored', async () => {
+    const flow = uniqueName('flow');
+    const boundary = 'abandoned';
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n{"attestation_name":"a","is_compliant":true}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="attachment_file"; filename="big.bin"\r\n\r\n`,
+    );
+    await new Promise<void>((resolve) => {
+      const req = http.request(`${t.baseUrl}${genericPath(org.name, flow, 't1')}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${org.adminKey}`, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': 5_000_000 },
+      });
+      req.on('error', () => resolve());
+      req.write(head);
+      // 2 MB of the promised 5 MB: past the in-memory threshold, so a temp file is being written.
+      req.write(Buffer.alloc(2 * 1024 * 1024, 7), () => setTimeout(() => req.destroy(), 200));
+      req.on('close', () => resolve());
+    });
+    await expectNoStagedFiles();
     expect(await countRows(t, `SELECT 1 FROM flows f JOIN organizations o ON o.id = f.org_id WHERE o.name = $1`, [org.name])).toBe(0);
   });
 

@@ -1,0 +1,106 @@
+import { createHash, Hash, randomUUID } from 'node:crypto';
+import { createWriteStream, promises as fs, WriteStream } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { StagedEvidence } from './staged-evidence';
+
+/** Attachments up to this size stay in memory; larger ones are spilled to a temp file as they stream in. */
+export const SPILL_THRESHOLD_BYTES = 512 * 1024;
+
+export const UPLOAD_DIR = path.join(os.tmpdir(), 'veritrail-uploads');
+
+export class UploadTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`attachment is larger than ${limit} bytes`);
+  }
+}
+
+/**
+ * Receives one attachment as it streams in: hashes it (sha256) and counts it against the size cap as it goes,
+ * keeps it in memory up to SPILL_THRESHOLD_BYTES and spills it to a temp file beyond that, so an upload in
+ * flight never holds more than the threshold in memory. `finish()` gives the StagedEvidence; `abort()` drops
+ * whatever was staged.
+ */
+export class AttachmentSink {
+  private readonly hash: Hash = createHash('sha256');
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private spill: WriteStream | null = null;
+  private tempPath: string | null = null;
+  private spillError: Error | null = null;
+  private aborted = false;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly filename: string,
+    private readonly contentType: string,
+  ) {}
+
+  /** Takes the next slice of the file. Throws UploadTooLargeError past the cap. */
+  write(data: Buffer): void {
+    this.size += data.length;
+    if (this.size > this.maxBytes) throw new UploadTooLargeError(this.maxBytes);
+    this.hash.update(data);
+    if (this.spill) {
+      this.spill.write(data);
+      return;
+    }
+    this.chunks.push(data);
+    if (this.size > SPILL_THRESHOLD_BYTES) {
+      this.tempPath = path.join(UPLOAD_DIR, randomUUID());
+      this.spill = createWriteStream(this.tempPath, { mode: 0o600 });
+      this.spill.on('error', (error) => (this.spillError ??= error));
+      for (const chunk of this.chunks) this.spill.write(chunk);
+      this.chunks = [];
+    }
+  }
+
+  /** True while the temp file has more buffered than its high-water mark: the source should pause. */
+  get needsDrain(): boolean {
+    return this.spill?.writableNeedDrain ?? false;
+  }
+
+  onDrain(resume: () => void): void {
+    if (this.spill) this.spill.once('drain', resume);
+    else resume();
+  }
+
+  async finish(): Promise<StagedEvidence> {
+    const digest = this.hash.digest();
+    const name = path.basename(this.filename || 'attachment');
+    const type = this.contentType || 'application/octet-stream';
+    if (!this.spill) {
+      const content = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
+      this.chunks = [];
+      return new StagedEvidence(digest, this.size, name, type, content, null);
+    }
+    const spill = this.spill;
+    await new Promise<void>((resolve, reject) => {
+      if (this.spillError) return reject(this.spillError);
+      spill.once('error', reject);
+      spill.end(() => resolve());
+    }).catch(async (error) => {
+      await this.abort();
+      throw error;
+    });
+    return new StagedEvidence(digest, this.size, name, type, null, this.tempPath);
+  }
+
+  async abort(): Promise<void> {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.chunks = [];
+    const spill = this.spill;
+    if (spill && !spill.closed) {
+      await new Promise<void>((resolve) => {
+        spill.once('close', () => resolve());
+        spill.destroy();
+      });
+    }
+    if (this.tempPath) await fs.rm(this.tempPath, { force: true });
+  }
+}
+
+export async function ensureUploadDir(): Promise<void> {
+  await fs.mkdir(UPLOAD_DIR, { recursive: true, mode: 0o700 });
+}
