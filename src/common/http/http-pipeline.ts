@@ -22,11 +22,13 @@ export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitB
   app.disable('x-powered-by');
   app.set('etag', false);
 
+  const accessLog = logger.isLevelEnabled('info');
   app.use((req: Request, res: Response, next: NextFunction) => {
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     (req as any).requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
+    if (!accessLog) return next();
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       logger.info('request', {
@@ -41,14 +43,15 @@ export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitB
     next();
   });
 
-  app.use((req: Request, _res: Response, next: NextFunction) => {
+  // The 415 rule, then JSON bodies; multipart bodies are left to the route that reads them.
+  const json = express.json({ limit: bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] });
+  app.use((req: Request, res: Response, next: NextFunction) => {
     if (!hasBody(req)) return next();
     const type = (req.headers['content-type'] || '').split(';')[0].trim().toLowerCase();
-    if (type === 'application/json' || type.endsWith('+json') || type === 'multipart/form-data') return next();
+    if (type === 'multipart/form-data') return next();
+    if (type === 'application/json' || type.endsWith('+json')) return json(req, res, next);
     next(new UnsupportedMediaTypeError(`Content-Type '${type || '(none)'}' is not supported; send application/json`));
   });
-
-  app.use(express.json({ limit: bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] }));
 
   app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();

@@ -10,6 +10,11 @@ const ORDER: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30,
 export class JsonLogger implements LoggerService {
   constructor(private readonly level: Level | 'silent' = 'info') {}
 
+  /** False when lines of this level are dropped (lets hot paths skip building them). */
+  isLevelEnabled(level: Level): boolean {
+    return ORDER[level] >= ORDER[this.level];
+  }
+
   private write(level: Level, msg: unknown, fields?: Record<string, unknown>): void {
     if (ORDER[level] < ORDER[this.level]) return;
     const line = { time: new Date().toISOString(), level, msg: typeof msg === 'string' ? msg : String(msg), ...fields };

@@ -1,6 +1,6 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { validate, ValidatorOptions } from 'class-validator';
+import { validateSync, ValidatorOptions } from 'class-validator';
 import { ValidationError } from '../errors/app-error';
 import { flattenValidationErrors } from './flatten-validation-errors';
 
@@ -14,14 +14,17 @@ const OPTIONS: ValidatorOptions = {
 const PREFIX: Record<string, string> = { body: '', query: 'query', param: 'path', custom: '' };
 const PRIMITIVES = new Set<unknown>([String, Boolean, Number, Array, Object]);
 
-/** Validates any plain value against a DTO class, with the same rules and error shape as the pipe. */
-export async function validateDto<T extends object>(cls: new () => T, value: unknown, prefix = ''): Promise<T> {
+/**
+ * Validates any plain value against a DTO class, with the same rules and error shape as the pipe. Synchronous:
+ * no validator of this project is asynchronous, and class-validator's async path costs a promise per check.
+ */
+export function validateDto<T extends object>(cls: new () => T, value: unknown, prefix = ''): T {
   if (value === undefined || value === null) value = {};
   if (typeof value !== 'object' || Array.isArray(value)) {
     throw new ValidationError({ [prefix || 'body']: 'must be a JSON object' });
   }
   const instance = plainToInstance(cls, value, { enableImplicitConversion: false }) as T;
-  const errors = await validate(instance, OPTIONS);
+  const errors = validateSync(instance, OPTIONS);
   if (errors.length) throw new ValidationError(flattenValidationErrors(errors, prefix));
   return instance;
 }
@@ -32,7 +35,7 @@ export async function validateDto<T extends object>(cls: new () => T, value: unk
  */
 @Injectable()
 export class StrictValidationPipe implements PipeTransform {
-  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
     const cls = metadata.metatype;
     if (!cls || PRIMITIVES.has(cls) || metadata.type === 'custom') return value;
     if (metadata.type === 'param' && metadata.data) return value;

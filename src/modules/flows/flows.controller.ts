@@ -41,7 +41,7 @@ export class FlowsController {
     @TemplateFormBody() form: TemplateForm,
     @Res({ passthrough: true }) res: Response,
   ) {
-    const data = await validateDto(CreateFlowDataDto, form.data, '');
+    const data = validateDto(CreateFlowDataDto, form.data, '');
     const result = await this.commandBus.execute(
       new CreateFlowCommand(org.id, principal.name, data.name, data.description, data.visibility, data.repo_url, form.templateSource),
     );

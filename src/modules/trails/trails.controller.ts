@@ -46,7 +46,7 @@ export class TrailsController {
     @TemplateFormBody() form: TemplateForm,
     @Res({ passthrough: true }) res: Response,
   ) {
-    const data = await validateDto(BeginTrailDataDto, form.data, '');
+    const data = validateDto(BeginTrailDataDto, form.data, '');
     const result = await this.commandBus.execute(new BeginTrailCommand(org.id, principal.name, flow, data, form.templateSource));
     return jsonString(res, result.created ? 201 : 200, result.message);
   }

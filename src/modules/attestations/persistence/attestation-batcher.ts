@@ -68,15 +68,21 @@ export class AttestationBatcher {
     }
     const group = queue.splice(0, MAX_BATCH);
     this.running.set(key, inFlight + 1);
-    void this.runGroup(group).finally(() => {
+    let released = false;
+    // The next group goes to the database as soon as this one is committed, before this one is answered:
+    // answering takes the main thread a while, and the database would sit idle meanwhile.
+    const release = () => {
+      if (released) return;
+      released = true;
       const left = (this.running.get(key) ?? 1) - 1;
       if (left) this.running.set(key, left);
       else this.running.delete(key);
       this.drain(key);
-    });
+    };
+    void this.runGroup(group, release).finally(release);
   }
 
-  private async runGroup(group: Pending[]): Promise<void> {
+  private async runGroup(group: Pending[], committed: () => void): Promise<void> {
     // Fast path: all trails exist, nothing to look up: one statement for the whole group.
     let atOnce: RecordedAttestation[] | null = null;
     try {
@@ -84,12 +90,14 @@ export class AttestationBatcher {
     } catch (error) {
       // Committed, or maybe committed (the connection broke): answer with the error, do not write again.
       if (error instanceof GroupCommittedError || isDatabaseUnavailable(error)) {
+        committed();
         for (const pending of group) pending.reject(error);
         return;
       }
       this.logger.debug('one-statement attestation group failed; taking the general path', { size: group.length, error: (error as Error)?.message });
     }
     if (atOnce) {
+      committed();
       group.forEach((pending, i) => pending.resolve(atOnce![i]));
       return;
     }

@@ -29,7 +29,7 @@ export class AttestMultipartHandler implements ICommandHandler<AttestMultipartCo
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw new ValidationError({ data_json: 'must be a JSON object' });
     }
-    const data = await validateDto(type.dataClass, parsed, '');
+    const data = validateDto(type.dataClass, parsed, '');
     if (evidence && !type.acceptsAttachment) {
       throw new ValidationError({ attachment_file: `attestations of type '${type.name}' take no attachment` });
     }
