@@ -545,4 +545,37 @@ describe('generic attestations (spec op 7)', () => {
     const attestationMoments = new Set(rows.map((r: any) => `${r.trail}/${r.moment_number}`));
     expect(attestationMoments.size).toBe(rows.length);
   });
+
+  it('keeps flow_seq dense per flow when writers of several flows and orgs share the group commits', async () => {
+    const other = await createOrg(t);
+    const flows = [uniqueName('flow'), uniqueName('flow'), uniqueName('flow')];
+    const targets = [
+      ...flows.map((flow) => ({ o: org, flow })),
+      { o: other, flow: flows[0] }, // same flow name in another org: its own counter
+    ];
+    // Trails exist first (so the concurrent requests take the one-statement path), then 80 requests at once.
+    for (const { o, flow } of targets) {
+      for (const trail of ['t0', 't1']) await postGeneric(t, o.adminKey, o.name, flow, trail, { attestation_name: 'setup', is_compliant: true }).expect(201);
+    }
+    const results = await Promise.all(
+      Array.from({ length: 80 }, (_, i) => {
+        const { o, flow } = targets[i % targets.length];
+        return postGeneric(t, o.adminKey, o.name, flow, `t${i % 2}`, { attestation_name: `n${i}`, is_compliant: i % 3 > 0 }).then((res) => res.status);
+      }),
+    );
+    expect(results).toEqual(Array(80).fill(201));
+    for (const { o, flow } of targets) {
+      const rows = await t.dataSource.query(
+        `SELECT a.flow_seq, a.name, a.created_at, f.attestation_count FROM attestations a JOIN flows f ON f.id = a.flow_id
+         JOIN organizations o ON o.id = f.org_id WHERE o.name = $1 AND f.name = $2 ORDER BY a.flow_seq`,
+        [o.name, flow],
+      );
+      // 2 setup attestations + 20 of the 80
+      expect(rows.map((r: any) => Number(r.flow_seq))).toEqual(Array.from({ length: 22 }, (_, i) => i + 1));
+      expect(Number(rows[0].attestation_count)).toBe(22);
+      for (let k = 1; k < rows.length; k++) expect(rows[k].created_at.getTime()).toBeGreaterThanOrEqual(rows[k - 1].created_at.getTime());
+      const listed = await t.http().get(`/api/v2/attestations/${o.name}/${flow}?per_page=100`).set(...bearer(o.adminKey));
+      expect(listed.body.data.map((a: any) => a.attestation_number)).toEqual(Array.from({ length: 22 }, (_, i) => 22 - i));
+    }
+  });
 });

@@ -37,10 +37,14 @@ describe('AttestationBatcher', () => {
     expect(calls).toEqual(['fast:t1', 'fast:t2,t3,t4']);
   });
 
-  it('keeps flows apart', async () => {
-    const { calls, batcher } = setup(async (inputs) => inputs.map(recorded));
-    await Promise.all([batcher.record(input('a', 'f1')), batcher.record(input('b', 'f2'))]);
-    expect(calls.sort()).toEqual(['fast:a', 'fast:b']);
+  it('puts requests of any flows in one group, and splits a group by flow on the general path', async () => {
+    const fast = setup(async (inputs) => inputs.map(recorded));
+    await Promise.all([input('a', 'f1'), input('b', 'f2'), input('c', 'f3'), input('d', 'f2')].map((i) => fast.batcher.record(i)));
+    expect(fast.calls).toEqual(['fast:a', 'fast:b,c,d']);
+
+    const general = setup(async () => null);
+    await Promise.all([input('a', 'f1'), input('b', 'f2'), input('c', 'f3'), input('d', 'f2')].map((i) => general.batcher.record(i)));
+    expect(general.calls).toEqual(['fast:a', 'single:a', 'fast:b,c,d', 'many:b,d', 'single:c']);
   });
 
   it('takes the general path when the one-statement path does not apply, trails in name order', async () => {

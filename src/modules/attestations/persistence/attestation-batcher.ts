@@ -7,9 +7,8 @@ import { AttestationRecorder, GroupCommittedError, PreparedAttestation, RecordAt
 /** Most attestations one transaction takes. */
 const MAX_BATCH = 64;
 /**
- * Groups of one flow in flight at once. 2 lets the next group lock its trails while the previous one commits,
- * but halves the group size; commits are the scarce resource (each waits for a WAL flush while holding the
- * flow's counter row), so 1 measured better (bench/ingest: about 1.5x the req/s of 2).
+ * Groups in flight at once (per process). Each group holds the counter rows of its flows from its insert to
+ * its commit, so a second group in flight mostly waits for the first; 1 measured best (bench/ingest).
  */
 const GROUPS_IN_FLIGHT = 1;
 /** Attachments this large are written in a transaction of their own. */
@@ -22,24 +21,25 @@ interface Pending {
 }
 
 /**
- * Group commit per flow. flow_seq is dense, so the flow's counter row stays locked from allocation to commit,
- * and with durable commits one flow could take only one attestation per WAL flush. Requests for a flow that
- * arrive while a transaction for it is in flight wait for it to finish and then go together in the next one:
- * one transaction, one counter update, one multi-row insert, one commit for the whole group. With no
- * concurrent writers a request runs at once, alone: batching adds no delay.
+ * Group commit. flow_seq is dense, so a flow's counter row stays locked from allocation to commit, and with
+ * durable commits one flow could take only one attestation per WAL flush. Requests that arrive while a
+ * group is in flight wait for it to commit and then go together in the next one, whatever their flow or org:
+ * one statement, one commit for the whole group. With no concurrent writers a request runs at once, alone:
+ * batching adds no delay.
  *
  * A group whose trails all exist and that needs no lookups (no artifact fingerprint, no repo_info) is written
- * by one statement in autocommit (AttestationRecorder.recordGroupAtOnce); otherwise by one transaction with
- * set-based statements (prepareMany + insert), which also creates missing flows and trails.
+ * by one statement in autocommit (AttestationRecorder.recordGroupAtOnce). Otherwise it is split by flow and
+ * each flow's part is written by one transaction with set-based statements (prepareMany + insert), which also
+ * creates missing flows and trails.
  *
- * Every attestation still gets its own trail moment. If any attestation of a group fails (an unknown
- * artifact fingerprint, a lock conflict), the group's transaction is rolled back and each attestation is
+ * Every attestation still gets its own trail moment. If any attestation of a flow's part fails (an unknown
+ * artifact fingerprint, a lock conflict), that transaction is rolled back and each of its attestations is
  * retried in its own transaction, so each request gets its own answer and nothing of a failed one is kept.
  */
 @Injectable()
 export class AttestationBatcher {
-  private readonly queues = new Map<string, Pending[]>();
-  private readonly running = new Map<string, number>();
+  private readonly queue: Pending[] = [];
+  private running = 0;
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -49,35 +49,24 @@ export class AttestationBatcher {
 
   record(input: RecordAttestationInput): Promise<RecordedAttestation> {
     if (input.evidence && input.evidence.size > LARGE_EVIDENCE_BYTES) return this.single(input);
-    const key = `${input.orgId}\u0000${input.flowName}`;
     return new Promise<RecordedAttestation>((resolve, reject) => {
-      let queue = this.queues.get(key);
-      if (!queue) this.queues.set(key, (queue = []));
-      queue.push({ input, resolve, reject });
-      this.drain(key);
+      this.queue.push({ input, resolve, reject });
+      this.drain();
     });
   }
 
-  private drain(key: string): void {
-    const inFlight = this.running.get(key) ?? 0;
-    if (inFlight >= GROUPS_IN_FLIGHT) return;
-    const queue = this.queues.get(key);
-    if (!queue?.length) {
-      if (!inFlight) this.queues.delete(key);
-      return;
-    }
-    const group = queue.splice(0, MAX_BATCH);
-    this.running.set(key, inFlight + 1);
+  private drain(): void {
+    if (this.running >= GROUPS_IN_FLIGHT || !this.queue.length) return;
+    const group = this.queue.splice(0, MAX_BATCH);
+    this.running++;
     let released = false;
     // The next group goes to the database as soon as this one is committed, before this one is answered:
     // answering takes the main thread a while, and the database would sit idle meanwhile.
     const release = () => {
       if (released) return;
       released = true;
-      const left = (this.running.get(key) ?? 1) - 1;
-      if (left) this.running.set(key, left);
-      else this.running.delete(key);
-      this.drain(key);
+      this.running--;
+      this.drain();
     };
     void this.runGroup(group, release).finally(release);
   }
@@ -101,6 +90,18 @@ export class AttestationBatcher {
       group.forEach((pending, i) => pending.resolve(atOnce![i]));
       return;
     }
+    const byFlow = new Map<string, Pending[]>();
+    for (const pending of group) {
+      const key = `${pending.input.orgId}\u0000${pending.input.flowName}`;
+      const part = byFlow.get(key);
+      if (part) part.push(pending);
+      else byFlow.set(key, [pending]);
+    }
+    for (const part of byFlow.values()) await this.runFlowPart(part);
+  }
+
+  /** The general path for the attestations of one flow: one transaction, or one each if that fails. */
+  private async runFlowPart(group: Pending[]): Promise<void> {
     if (group.length === 1) {
       const [only] = group;
       await this.single(only.input).then(only.resolve, only.reject);

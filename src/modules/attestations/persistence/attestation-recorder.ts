@@ -208,35 +208,52 @@ export class AttestationRecorder {
 
   /**
    * The common case in one statement, outside any explicit transaction: every trail exists and no attestation
-   * names an artifact fingerprint or a repo. Locks the trails (name order), records one moment per attestation,
-   * stores the (small) blobs, takes the flow counter and inserts the rows: one round trip and one commit for
-   * the whole group. Returns null, having written nothing, when a trail or the flow does not exist yet (the
+   * names an artifact fingerprint or a repo. The attestations may belong to any flows (of any orgs): it locks
+   * the trails (id order), records one moment per attestation, stores the (small) blobs, then takes each
+   * flow's counter row and inserts the rows with dense per-flow flow_seq numbers: one round trip and one commit
+   * for the whole group. Returns null, having written nothing, when a flow or trail does not exist yet (the
    * caller then takes the general path, which creates them). Same SQL effects as prepare/prepareMany + insert.
    */
   async recordGroupAtOnce(inputs: RecordAttestationInput[]): Promise<RecordedAttestation[] | null> {
-    const { orgId, flowName } = inputs[0];
     const items = inputs.map((input) => ({ input, fields: input.type.toRecord(input.data), isCompliant: input.type.isCompliant(input.data) }));
     if (items.some((i) => i.fields.artifactFingerprint || i.fields.repoInfo)) return null;
     if (items.some((i) => i.input.evidence && i.input.evidence.size > GROUP_BLOB_MAX_BYTES)) return null;
 
-    const names = [...new Set(items.map((i) => i.input.trailName))].sort();
-    const perTrail = new Map<string, number>();
+    // One entry per distinct trail (org, flow, trail name), with the number of attestations it takes.
+    const trailKey = (input: RecordAttestationInput) => `${input.orgId}\u0000${input.flowName}\u0000${input.trailName}`;
+    const perTrail = new Map<string, { input: RecordAttestationInput; n: number }>();
     const planned = items.map((item) => {
-      const position = (perTrail.get(item.input.trailName) ?? 0) + 1;
-      perTrail.set(item.input.trailName, position);
+      const key = trailKey(item.input);
+      const entry = perTrail.get(key) ?? { input: item.input, n: 0 };
+      entry.n += 1;
+      perTrail.set(key, entry);
       const slots = item.fields.targetArtifacts?.length ? [...new Set(item.fields.targetArtifacts)] : [null];
       const ids = slots.map(() => randomUUID());
       const prepared = buildPrepared(item.input, item.fields, item.isCompliant, { flowId: '', trailId: '', created: false }, ids, slots, 0);
-      return { item, position, prepared };
+      return { item, position: entry.n, prepared };
     });
     let ord = 0;
     const rows = planned.flatMap(({ item, position, prepared }) =>
-      prepared.rows.map((row, slot) => ({ ...row, ord: ++ord, trail_name: item.input.trailName, pos: position, first_slot: slot === 0 })),
+      prepared.rows.map((row, slot) => ({
+        ...row,
+        ord: ++ord,
+        flow_name: item.input.flowName,
+        trail_name: item.input.trailName,
+        pos: position,
+        first_slot: slot === 0,
+      })),
     );
 
+    const trails = [...perTrail.values()];
     const blobs = new Map<string, StagedEvidence>();
     for (const { input } of items) if (input.evidence) blobs.set(input.evidence.sha256Hex, input.evidence);
-    const values: unknown[] = [orgId, flowName, [...perTrail.keys()], [...perTrail.values()], JSON.stringify(rows), rows.length];
+    const values: unknown[] = [
+      trails.map((t) => t.input.orgId),
+      trails.map((t) => t.input.flowName),
+      trails.map((t) => t.input.trailName),
+      trails.map((t) => t.n),
+      JSON.stringify(rows),
+    ];
     const blobTuples: string[] = [];
     for (const blob of blobs.values()) {
       values.push(blob.sha256, blob.size, await blob.read());
@@ -253,52 +270,58 @@ export class AttestationRecorder {
 
     const inserted: Array<{ id: string; flow_id: string; trail_id: string; moment_number: number }> = await preparedQuery(
       this.dataSource,
-      `veritrail_attestation_group_b${blobTuples.length}`,
-      `WITH f AS (
-         SELECT id FROM flows WHERE org_id = $1 AND name = $2
+      `veritrail_attestation_group_v2_b${blobTuples.length}`,
+      `WITH k AS (
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int[]) AS k(org_id, flow_name, trail_name, n)
        ), locked AS (
-         SELECT t.id, t.name FROM trails t JOIN f ON t.flow_id = f.id
-         WHERE t.name = ANY($3::text[])
-         ORDER BY t.name
+         SELECT t.id, t.flow_id, k.org_id, k.flow_name, k.trail_name, k.n
+         FROM k
+         JOIN flows f ON f.org_id = k.org_id AND f.name = k.flow_name
+         JOIN trails t ON t.flow_id = f.id AND t.name = k.trail_name
+         ORDER BY t.id
          FOR UPDATE OF t
        ), ok AS (
          SELECT count(*) = cardinality($3::text[]) AS ok FROM locked
-       ), k AS (
-         SELECT l.id, x.n FROM locked l JOIN unnest($3::text[], $4::int[]) AS x(name, n) ON x.name = l.name
        ), u AS (
-         UPDATE trails t SET last_moment = t.last_moment + k.n, updated_at = clock_timestamp()
-         FROM k, ok WHERE t.id = k.id AND ok.ok
-         RETURNING t.id, t.name, t.last_moment, t.template_id, t.updated_at, k.n
+         UPDATE trails t SET last_moment = t.last_moment + l.n, updated_at = clock_timestamp()
+         FROM locked l, ok WHERE t.id = l.id AND ok.ok
+         RETURNING t.id, t.flow_id, l.org_id, l.flow_name, l.trail_name, t.last_moment, t.template_id, t.updated_at, l.n
        ), r AS (
          SELECT * FROM jsonb_to_recordset($5::jsonb) AS r(
-           id uuid, ord int, trail_name text, pos int, first_slot boolean, org_id uuid, name text, artifact_name text,
-           artifact_fingerprint text, attestation_type text, schema_version int, is_compliant boolean, description text,
-           origin_url text, external_urls jsonb, annotations jsonb, user_data jsonb, git_commit_info jsonb,
-           repo_info jsonb, data jsonb, evidence_sha256 text, evidence_filename text, evidence_size bigint,
-           evidence_content_type text, reported_by text)
+           id uuid, ord int, flow_name text, trail_name text, pos int, first_slot boolean, org_id uuid, name text,
+           artifact_name text, artifact_fingerprint text, attestation_type text, schema_version int, is_compliant boolean,
+           description text, origin_url text, external_urls jsonb, annotations jsonb, user_data jsonb,
+           git_commit_info jsonb, repo_info jsonb, data jsonb, evidence_sha256 text, evidence_filename text,
+           evidence_size bigint, evidence_content_type text, reported_by text)
+       ), ru AS (
+         SELECT r.*, u.id AS trail_id, u.flow_id, u.last_moment - u.n + r.pos AS moment_number, u.template_id, u.updated_at
+         FROM r JOIN u ON u.org_id = r.org_id AND u.flow_name = r.flow_name AND u.trail_name = r.trail_name
        ), m AS (
          INSERT INTO trail_moments (trail_id, moment_number, created_at, kind, template_id, subject_id)
-         SELECT u.id, u.last_moment - u.n + r.pos, u.updated_at, 'attestation', u.template_id, r.id
-         FROM u JOIN r ON r.trail_name = u.name AND r.first_slot
+         SELECT ru.trail_id, ru.moment_number, ru.updated_at, 'attestation', ru.template_id, ru.id
+         FROM ru WHERE ru.first_slot
          RETURNING subject_id
+       ), per_flow AS (
+         -- the flow counters are taken last (after the moments), so they are held only for the insert and the commit
+         SELECT ru.flow_id, count(*)::int AS n FROM ru, (SELECT count(*) FROM m) AS after_moments GROUP BY ru.flow_id
        ), c AS (
          UPDATE flows
-         SET attestation_count = attestation_count + $6,
+         SET attestation_count = attestation_count + p.n,
              last_attested_at = GREATEST(clock_timestamp(), COALESCE(last_attested_at, '-infinity'::timestamptz))
-         FROM ok WHERE flows.id = (SELECT id FROM f) AND ok.ok
-         RETURNING flows.id, attestation_count, last_attested_at
+         FROM per_flow p WHERE flows.id = p.flow_id
+         RETURNING flows.id, attestation_count, last_attested_at, p.n
        )${blobCte}
        INSERT INTO attestations (id, org_id, flow_id, trail_id, flow_seq, moment_number, name, artifact_name,
          artifact_fingerprint, attestation_type, schema_version, is_compliant, description, origin_url, external_urls,
          annotations, user_data, git_commit_info, repo_info, data, evidence_sha256, evidence_filename, evidence_size,
          evidence_content_type, reported_by, created_at)
-       SELECT r.id, r.org_id, c.id, u.id, c.attestation_count - $6 + r.ord, u.last_moment - u.n + r.pos, r.name,
-         r.artifact_name, r.artifact_fingerprint, r.attestation_type, r.schema_version, r.is_compliant, r.description,
-         r.origin_url, r.external_urls, r.annotations, r.user_data, r.git_commit_info, r.repo_info, r.data,
-         decode(r.evidence_sha256, 'hex'), r.evidence_filename, r.evidence_size, r.evidence_content_type,
-         r.reported_by, c.last_attested_at
-       FROM r JOIN u ON u.name = r.trail_name CROSS JOIN c
-       ORDER BY r.ord
+       SELECT ru.id, ru.org_id, c.id, ru.trail_id, c.attestation_count - c.n + row_number() OVER (PARTITION BY c.id ORDER BY ru.ord),
+         ru.moment_number, ru.name, ru.artifact_name, ru.artifact_fingerprint, ru.attestation_type, ru.schema_version,
+         ru.is_compliant, ru.description, ru.origin_url, ru.external_urls, ru.annotations, ru.user_data,
+         ru.git_commit_info, ru.repo_info, ru.data, decode(ru.evidence_sha256, 'hex'), ru.evidence_filename,
+         ru.evidence_size, ru.evidence_content_type, ru.reported_by, c.last_attested_at
+       FROM ru JOIN c ON c.id = ru.flow_id
+       ORDER BY ru.ord
        RETURNING id, flow_id, trail_id, moment_number`,
       values,
     );
