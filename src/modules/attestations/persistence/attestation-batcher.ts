@@ -108,7 +108,9 @@ export class AttestationBatcher {
       return;
     }
     // Trails are locked in name order (stable: one trail's attestations keep their arrival order), so two
-    // groups of the same flow in different processes cannot deadlock on each other's trails.
+    // general-path parts of the same flow in different processes cannot deadlock on each other's trails. (The
+    // one-statement path locks in id order; should it ever deadlock with this path in another process,
+    // PostgreSQL aborts one side, which then takes this path or the one-by-one retry: nothing is lost.)
     const ordered = [...group].sort((a, b) => (a.input.trailName < b.input.trailName ? -1 : a.input.trailName > b.input.trailName ? 1 : 0));
     let recorded: PreparedAttestation[];
     try {
