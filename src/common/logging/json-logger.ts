@@ -16,7 +16,7 @@ export class JsonLogger implements LoggerService {
   }
 
   private write(level: Level, msg: unknown, fields?: Record<string, unknown>): void {
-    if (ORDER[level] < ORDER[this.level]) return;
+    if (!this.isLevelEnabled(level)) return;
     const line = { time: new Date().toISOString(), level, msg: typeof msg === 'string' ? msg : String(msg), ...fields };
     process.stdout.write(JSON.stringify(line) + '\n');
   }

@@ -86,7 +86,11 @@ export function readAttestationForm(req: Request, limits: AttestationFormLimits)
               if (values) values.push(value);
               else fields.set(name, [value]);
               field = null;
-            } else finishing = sink!.finish();
+            } else {
+              finishing = sink!.finish();
+              // Observed here so that a failure after this point (a later part) never leaves it unhandled.
+              finishing.catch(() => undefined);
+            }
           },
         })
       : null;
