@@ -578,4 +578,20 @@ describe('generic attestations (spec op 7)', () => {
       expect(listed.body.data.map((a: any) => a.attestation_number)).toEqual(Array.from({ length: 22 }, (_, i) => 22 - i));
     }
   });
+
+  it("the database refuses an attestation whose flow is not its trail's flow", async () => {
+    const [a, b] = [uniqueName('flow-a'), uniqueName('flow-b')];
+    await postGeneric(t, org.adminKey, org.name, a, 'trail-1', { attestation_name: 'x', is_compliant: true }).expect(201);
+    await postGeneric(t, org.adminKey, org.name, b, 'trail-1', { attestation_name: 'x', is_compliant: true }).expect(201);
+    const [other] = await t.dataSource.query(`SELECT f.id FROM flows f JOIN organizations o ON o.id = f.org_id WHERE o.name = $1 AND f.name = $2`, [org.name, b]);
+    // A copy of flow a's attestation that claims flow b: its trail belongs to flow a.
+    const forged = t.dataSource.query(
+      `INSERT INTO attestations (id, org_id, flow_id, trail_id, flow_seq, moment_number, name, attestation_type, is_compliant)
+       SELECT gen_random_uuid(), a.org_id, $3, a.trail_id, 1000, a.moment_number, a.name, a.attestation_type, a.is_compliant
+       FROM attestations a JOIN flows f ON f.id = a.flow_id JOIN organizations o ON o.id = f.org_id
+       WHERE o.name = $1 AND f.name = $2`,
+      [org.name, a, other.id],
+    );
+    await expect(forged).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '23503', constraint: 'attestations_trail_flow_fkey' }) });
+  });
 });
