@@ -2,6 +2,7 @@ import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidatorOptions } from 'class-validator';
 import { ValidationError } from '../errors/app-error';
+import { acceptIfValid } from './compiled-validation';
 import { flattenValidationErrors } from './flatten-validation-errors';
 
 const OPTIONS: ValidatorOptions = {
@@ -17,12 +18,16 @@ const PRIMITIVES = new Set<unknown>([String, Boolean, Number, Array, Object]);
 /**
  * Validates any plain value against a DTO class, with the same rules and error shape as the pipe. Synchronous:
  * no validator of this project is asynchronous, and class-validator's async path costs a promise per check.
+ * Valid input usually takes the compiled fast path (compiled-validation.ts); anything else, and every error
+ * message, comes from class-transformer + class-validator.
  */
 export function validateDto<T extends object>(cls: new () => T, value: unknown, prefix = ''): T {
   if (value === undefined || value === null) value = {};
   if (typeof value !== 'object' || Array.isArray(value)) {
     throw new ValidationError({ [prefix || 'body']: 'must be a JSON object' });
   }
+  const accepted = acceptIfValid(cls, value);
+  if (accepted) return accepted;
   const instance = plainToInstance(cls, value, { enableImplicitConversion: false }) as T;
   const errors = validateSync(instance, OPTIONS);
   if (errors.length) throw new ValidationError(flattenValidationErrors(errors, prefix));

@@ -1,0 +1,192 @@
+import type { MetadataStorage as TransformerMetadata } from 'class-transformer/types/MetadataStorage';
+import { getMetadataStorage, ValidationArguments, ValidationTypes } from 'class-validator';
+import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+
+// class-transformer keeps its decorator metadata in this module (the one its own plainToInstance reads); it
+// is not re-exported from the package index.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: TransformerMetadata };
+
+/**
+ * A fast path for accepting valid input, compiled once per DTO class from the class-validator and
+ * class-transformer metadata its decorators registered. It calls the same constraint implementations as
+ * class-validator, but walks a precomputed plan instead of re-reading the metadata on every call, and builds
+ * the instance directly instead of through class-transformer.
+ *
+ * It only ever answers "valid, here is the instance" or "not sure". Anything it does not model (an unknown
+ * key, a failed constraint, a class with @Transform/@Expose/@Exclude, groups, async constraints, a nested
+ * value that is not a plain object) is "not sure", and the caller then runs class-transformer +
+ * class-validator as before, which also produces the error messages. So the fast path can make valid input
+ * cheaper; it cannot change what is accepted (the spec checks both paths agree).
+ */
+
+type Check = (value: unknown, instance: object) => boolean;
+
+interface PropertyPlan {
+  name: string;
+  /** From @IsOptional / @ValidateIf: when any is false, nothing else of this property is checked. */
+  conditions: Array<(object: object, value: unknown) => boolean>;
+  checks: Check[];
+  /** @ValidateNested: the class each nested value is built as (from @Type), or null when there is none. */
+  nested: { cls: new () => object } | null | undefined;
+}
+
+interface ClassPlan {
+  cls: new () => object;
+  properties: PropertyPlan[];
+  allowed: Set<string>;
+}
+
+const plans = new WeakMap<object, ClassPlan | null>();
+
+/** The validated instance, or undefined when the full class-validator path must decide. */
+export function acceptIfValid<T extends object>(cls: new () => T, value: unknown): T | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const plan = planFor(cls);
+  return plan ? (build(plan, value) as T | undefined) : undefined;
+}
+
+function planFor(cls: new () => object): ClassPlan | null {
+  let plan = plans.get(cls);
+  if (plan === undefined) {
+    try {
+      plan = compile(cls);
+    } catch {
+      plan = null;
+    }
+    plans.set(cls, plan);
+  }
+  return plan;
+}
+
+function compile(cls: new () => object): ClassPlan | null {
+  // Same arguments as class-validator's executor with no groups: (target, schema, always, strictGroups, groups).
+  const metadatas = getMetadataStorage().getTargetValidationMetadatas(cls, undefined as unknown as string, false, false, undefined);
+  if (!metadatas.length) return null;
+  if (defaultMetadataStorage.getExposedMetadatas(cls).length || defaultMetadataStorage.getExcludedMetadatas(cls).length) return null;
+
+  const byProperty = new Map<string, ValidationMetadata[]>();
+  for (const metadata of metadatas) {
+    const list = byProperty.get(metadata.propertyName) ?? [];
+    list.push(metadata);
+    byProperty.set(metadata.propertyName, list);
+  }
+  const properties: PropertyPlan[] = [];
+  for (const [name, list] of byProperty) {
+    if (defaultMetadataStorage.findTransformMetadatas(cls, name, 0 /* PLAIN_TO_CLASS */).length) return null;
+    const property: PropertyPlan = { name, conditions: [], checks: [], nested: undefined };
+    for (const metadata of list) {
+      switch (metadata.type) {
+        case ValidationTypes.WHITELIST:
+          break;
+        case ValidationTypes.CONDITIONAL_VALIDATION:
+          property.conditions.push(metadata.constraints[0]);
+          break;
+        case ValidationTypes.CUSTOM_VALIDATION: {
+          const check = compileCustom(cls, metadata);
+          if (!check) return null;
+          property.checks.push(check);
+          break;
+        }
+        case ValidationTypes.NESTED_VALIDATION: {
+          const type = defaultMetadataStorage.findTypeMetadata(cls, name);
+          const nestedCls = type?.typeFunction?.() as (new () => object) | undefined;
+          property.nested = typeof nestedCls === 'function' && nestedCls !== Object ? { cls: nestedCls } : null;
+          break;
+        }
+        default:
+          return null; // isDefined, promiseValidation: not modelled
+      }
+    }
+    if (property.nested === undefined && defaultMetadataStorage.findTypeMetadata(cls, name)) return null;
+    properties.push(property);
+  }
+  const allowed = new Set(byProperty.keys());
+  // Fields the constructor creates must be allowed too (class-validator's whitelist looks at the instance).
+  if (Object.keys(new cls()).some((key) => !allowed.has(key))) return null;
+  return { cls, properties, allowed };
+}
+
+function compileCustom(cls: new () => object, metadata: ValidationMetadata): Check | null {
+  const constraints = getMetadataStorage().getTargetValidatorConstraints(metadata.constraintCls);
+  if (!constraints.length || constraints.some((c) => c.async)) return null;
+  const validators = constraints.map((c) => c.instance);
+  const each = metadata.each;
+  return (value, instance) => {
+    const args: ValidationArguments = {
+      targetName: cls.name,
+      property: metadata.propertyName,
+      object: instance,
+      value,
+      constraints: metadata.constraints,
+    };
+    for (const validator of validators) {
+      if (each && (value instanceof Set || value instanceof Map)) return false; // not from JSON: not modelled
+      if (each && Array.isArray(value)) {
+        for (const item of value) if (validator.validate(item, args) !== true) return false;
+      } else if (validator.validate(value, args) !== true) {
+        return false; // false, or a promise: not for the fast path
+      }
+    }
+    return true;
+  };
+}
+
+function build(plan: ClassPlan, value: Record<string, unknown>): object | undefined {
+  const keys = Object.keys(value);
+  for (const key of keys) if (!plan.allowed.has(key)) return undefined;
+  const instance = new plan.cls() as Record<string, unknown>;
+  for (const key of keys) {
+    const field = value[key];
+    // class-transformer copies free-form values, and its copy loses own "__proto__" keys; leave those to it.
+    if (typeof field === 'object' && field !== null && hasProtoKey(field)) return undefined;
+    instance[key] = field;
+  }
+  // As class-transformer does first: nested plain objects become instances of their @Type class (validated
+  // as they are built here), so the property checks below see what class-validator would see.
+  for (const property of plan.properties) {
+    const current = instance[property.name];
+    if (property.nested === undefined || current === undefined || current === null) continue;
+    if (property.nested === null) return undefined;
+    const nestedPlan = planFor(property.nested.cls);
+    if (!nestedPlan) return undefined;
+    if (Array.isArray(current)) {
+      const items: object[] = [];
+      for (const item of current) {
+        const built = isPlainObject(item) ? build(nestedPlan, item) : undefined;
+        if (!built) return undefined;
+        items.push(built);
+      }
+      instance[property.name] = items;
+    } else if (isPlainObject(current)) {
+      const built = build(nestedPlan, current);
+      if (!built) return undefined;
+      instance[property.name] = built;
+    } else {
+      return undefined;
+    }
+  }
+  for (const property of plan.properties) {
+    const current = instance[property.name];
+    if (!property.conditions.every((condition) => condition(instance, current))) continue;
+    if (property.nested !== undefined && current === null) return undefined; // class-validator: not an object
+    for (const check of property.checks) if (!check(current, instance)) return undefined;
+  }
+  return instance;
+}
+
+function hasProtoKey(value: object): boolean {
+  if (Array.isArray(value)) return value.some((item) => typeof item === 'object' && item !== null && hasProtoKey(item));
+  for (const key in value) {
+    if (key === '__proto__') return true;
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item === 'object' && item !== null && hasProtoKey(item)) return true;
+  }
+  return false;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
