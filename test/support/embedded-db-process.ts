@@ -4,9 +4,7 @@ import * as path from 'node:path';
 const SERVER = path.resolve(__dirname, '../../dist/src/database/embedded/serve-embedded-postgres.js');
 
 export interface DbProcess {
-  /** Over the Unix socket when the data folder allows one. */
   url: string;
-  tcpUrl: string;
   port: number;
   child: ChildProcess;
   stop(): Promise<void>;
@@ -28,10 +26,9 @@ export function startDbProcess(dataDir: string, port?: number): Promise<DbProces
       out += chunk;
       const line = out.split('\n').find((l) => l.startsWith('{'));
       if (line) {
-        const { url, tcpUrl, port: actual } = JSON.parse(line);
+        const { url, port: actual } = JSON.parse(line);
         resolve({
           url,
-          tcpUrl,
           port: actual,
           child,
           stop: () =>

@@ -38,8 +38,6 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   for (let depth = 0; current && depth < 4; depth++) {
     const e = current as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
     if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
-    // The embedded server's Unix socket is gone (the server is stopped): a connect() that finds no socket file.
-    if (e.code === 'ENOENT' && (e as { syscall?: unknown }).syscall === 'connect') return true;
     if (typeof e.message === 'string' && CONNECTION_MESSAGES.some((re) => re.test(e.message as string))) return true;
     current = e.driverError ?? e.cause;
   }

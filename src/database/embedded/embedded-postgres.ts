@@ -6,10 +6,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 
 export interface EmbeddedDatabase {
-  /** How the service connects: over the Unix socket when there is one, else over loopback TCP. */
   url: string;
-  /** Over loopback TCP (tools that cannot use a socket; fault tests that cut the TCP connection). */
-  tcpUrl: string;
   port: number;
   stop(): Promise<void>;
 }
@@ -78,10 +75,6 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const port = options.port ?? (await freePort());
   const isRoot = os.userInfo().uid === 0;
   if (isRoot) fs.chmodSync(dataDir, 0o755);
-  // A Unix socket beside the cluster: a round trip to the server costs less than over loopback TCP. Socket paths
-  // are limited to 107 bytes (`.s.PGSQL.<port>` included); a deeper data folder keeps to TCP alone.
-  const socketDir = path.join(dataDir, 'pg-socket');
-  const useSocket = process.platform !== 'win32' && Buffer.byteLength(path.join(socketDir, `.s.PGSQL.${port}`)) <= 107;
 
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const recent: string[] = [];
@@ -96,8 +89,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: [
       '-c', 'listen_addresses=127.0.0.1',
-      '-c', `unix_socket_directories=${useSocket ? socketDir : ''}`,
-      '-c', 'unix_socket_permissions=0700',
+      '-c', 'unix_socket_directories=',
       '-c', 'max_connections=200',
       ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
     ],
@@ -111,14 +103,6 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   if (!fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) {
     await server.initialise();
-  }
-  if (useSocket) {
-    fs.mkdirSync(socketDir, { recursive: true, mode: 0o700 });
-    // As root the server runs as the `postgres` user, who must be able to create the socket.
-    if (isRoot) {
-      const { uid, gid } = fs.statSync(clusterDir);
-      fs.chownSync(socketDir, uid, gid);
-    }
   }
   try {
     await server.start();
@@ -137,12 +121,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
 
   let stopped: Promise<void> | undefined;
-  const tcpUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
   return {
-    url: useSocket
-      ? `postgres://postgres:${encodeURIComponent(password)}@localhost:${port}/${database}?host=${encodeURIComponent(socketDir)}`
-      : tcpUrl,
-    tcpUrl,
+    url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
     port,
     stop: () => (stopped ??= server.stop()),
   };

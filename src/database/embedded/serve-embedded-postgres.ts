@@ -1,5 +1,5 @@
 /**
- * Runs only the embedded PostgreSQL: prints one JSON line `{"url", "tcpUrl", "port"}` when ready and stops cleanly on
+ * Runs only the embedded PostgreSQL: prints one JSON line `{"url": ...}` when ready and stops cleanly on
  * SIGINT/SIGTERM. The e2e tests start their database this way (jest cannot load the ESM package itself), and
  * developers can use it to point a debugger-run app at a local database.
  *   node dist/src/database/embedded/serve-embedded-postgres.js <dataDir> [port]
@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   const dataDir = process.argv[2] || '.data';
   const port = process.argv[3] ? Number(process.argv[3]) : undefined;
   const db = await startEmbeddedPostgres({ dataDir, port, fast: process.env.EMBEDDED_PG_FAST === '1' });
-  process.stdout.write(JSON.stringify({ url: db.url, tcpUrl: db.tcpUrl, port: db.port }) + '\n');
+  process.stdout.write(JSON.stringify({ url: db.url, port: db.port }) + '\n');
   const stop = () => db.stop().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
