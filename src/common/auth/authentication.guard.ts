@@ -3,9 +3,9 @@ import { Reflector } from '@nestjs/core';
 import { timingSafeEqual } from 'node:crypto';
 import { UnauthorizedError } from '../errors/app-error';
 import { AdminTokenHolder } from './admin-token.holder';
-import { BASIC_AUTH_ALLOWED, OPERATOR_ROUTE, PUBLIC_ROUTE } from './auth.decorators';
 import { CredentialVerifier } from './auth-ports';
 import { parseAuthorization } from './credentials';
+import { routePolicy } from './route-policy';
 
 /** First global guard: who is calling (401 when nobody valid). */
 @Injectable()
@@ -17,12 +17,12 @@ export class AuthenticationGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
+    const policy = routePolicy(this.reflector, context);
+    if (policy.isPublic) return true;
     const req = context.switchToHttp().getRequest();
     const credential = parseAuthorization(req.headers.authorization);
 
-    if (this.reflector.getAllAndOverride<boolean>(OPERATOR_ROUTE, targets)) {
+    if (policy.operatorOnly) {
       if (credential.scheme !== 'bearer' || !safeEqual(credential.key, this.adminToken.value)) {
         throw new UnauthorizedError('A valid operator token is required');
       }
@@ -30,7 +30,7 @@ export class AuthenticationGuard implements CanActivate {
       return true;
     }
 
-    const basicAllowed = this.reflector.getAllAndOverride<boolean>(BASIC_AUTH_ALLOWED, targets) ?? false;
+    const basicAllowed = policy.basicAuthAllowed;
     const scheme = basicAllowed ? 'Bearer, Basic' : 'Bearer';
     switch (credential.scheme) {
       case 'none':

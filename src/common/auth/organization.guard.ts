@@ -2,9 +2,9 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import { APP_CONFIG, AppConfig, Region } from '../config/app-config';
 import { ForbiddenError, OrganizationNotFoundError } from '../errors/app-error';
-import { OPERATOR_ROUTE, PUBLIC_ROUTE, REQUIRED_ROLE } from './auth.decorators';
 import { OrgDirectory } from './auth-ports';
-import { BetaFeature, OrgContext, Principal, Role, roleAtLeast } from './principal';
+import { BetaFeature, OrgContext, Principal, roleAtLeast } from './principal';
+import { routePolicy } from './route-policy';
 
 /**
  * Second global guard, for every route with an `{org}` path parameter: the org must exist in this region
@@ -20,9 +20,8 @@ export class OrganizationGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
-    if (this.reflector.getAllAndOverride<boolean>(OPERATOR_ROUTE, targets)) return true;
+    const policy = routePolicy(this.reflector, context);
+    if (policy.isPublic || policy.operatorOnly) return true;
     const req = context.switchToHttp().getRequest();
     const orgName: string | undefined = req.params?.org;
     if (orgName === undefined) return true;
@@ -37,7 +36,7 @@ export class OrganizationGuard implements CanActivate {
     const role = await this.orgs.roleOf(org, principal);
     if (!role) throw new ForbiddenError();
     const required =
-      this.reflector.getAllAndOverride<Role>(REQUIRED_ROLE, targets) ??
+      policy.requiredRole ??
       (req.method === 'GET' || req.method === 'HEAD' ? 'reader' : 'member');
     if (!roleAtLeast(role, required)) throw new ForbiddenError();
     const orgContext: OrgContext = {

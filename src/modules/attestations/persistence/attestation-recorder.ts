@@ -222,6 +222,7 @@ export class AttestationRecorder {
     // One entry per distinct trail (org, flow, trail name), with the number of attestations it takes.
     const trailKey = (input: RecordAttestationInput) => `${input.orgId}\u0000${input.flowName}\u0000${input.trailName}`;
     const perTrail = new Map<string, { input: RecordAttestationInput; n: number }>();
+    let ord = 0;
     const planned = items.map((item) => {
       const key = trailKey(item.input);
       const entry = perTrail.get(key) ?? { input: item.input, n: 0 };
@@ -229,20 +230,18 @@ export class AttestationRecorder {
       perTrail.set(key, entry);
       const slots = item.fields.targetArtifacts?.length ? [...new Set(item.fields.targetArtifacts)] : [null];
       const ids = slots.map(() => randomUUID());
-      const prepared = buildPrepared(item.input, item.fields, item.isCompliant, { flowId: '', trailId: '', created: false }, ids, slots, 0);
-      return { item, position: entry.n, prepared };
+      const position = entry.n;
+      // The statement's own columns go on each row as it is built (no copies: this runs per attestation).
+      const prepared = buildPrepared(item.input, item.fields, item.isCompliant, { flowId: '', trailId: '', created: false }, ids, slots, 0, (row, slot) => {
+        row.ord = ++ord;
+        row.flow_name = item.input.flowName;
+        row.trail_name = item.input.trailName;
+        row.pos = position;
+        row.first_slot = slot === 0;
+      });
+      return { item, position, prepared };
     });
-    let ord = 0;
-    const rows = planned.flatMap(({ item, position, prepared }) =>
-      prepared.rows.map((row, slot) => ({
-        ...row,
-        ord: ++ord,
-        flow_name: item.input.flowName,
-        trail_name: item.input.trailName,
-        pos: position,
-        first_slot: slot === 0,
-      })),
-    );
+    const rows = planned.flatMap(({ prepared }) => prepared.rows);
 
     const trails = [...perTrail.values()];
     const blobs = new Map<string, StagedEvidence>();
@@ -389,8 +388,10 @@ function buildPrepared(
   ids: string[],
   slots: Array<string | null>,
   momentNumber: number,
+  /** Adds columns to each row (slot index) as it is built. */
+  decorate?: (row: Record<string, unknown>, slot: number) => void,
 ): PreparedAttestation {
-  const common = {
+  const common: Record<string, unknown> = {
     org_id: input.orgId,
     flow_id: trail.flowId,
     trail_id: trail.trailId,
@@ -420,6 +421,13 @@ function buildPrepared(
     trailId: trail.trailId,
     momentNumber,
     trailCreated: trail.created,
-    rows: slots.map((artifactName, i) => ({ ...common, id: ids[i], artifact_name: artifactName })),
+    rows: slots.map((artifactName, i) => {
+      // One row per slot; the last (usually the only) one is `common` itself.
+      const row = i === slots.length - 1 ? common : { ...common };
+      row.id = ids[i];
+      row.artifact_name = artifactName;
+      decorate?.(row, i);
+      return row;
+    }),
   };
 }
