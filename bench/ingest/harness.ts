@@ -56,10 +56,18 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, timeoutMs = 6
 }
 
 export async function startStack(
-  options: { env?: Record<string, string>; log?: (line: string) => void; /** diagnostic only */ asyncCommit?: boolean; nodeArgs?: string[] } = {},
+  options: {
+    env?: Record<string, string>;
+    log?: (line: string) => void;
+    /** diagnostic only */
+    asyncCommit?: boolean;
+    nodeArgs?: string[];
+    /** Another build's main.js (bench/ingest/compare.ts); default dist/src/main.js. */
+    main?: string;
+  } = {},
 ): Promise<Stack> {
-  const main = path.join(ROOT, 'dist/src/main.js');
-  if (!fs.existsSync(main)) throw new Error('dist/src/main.js is missing: run `npm run build` first');
+  const main = path.resolve(options.main ?? path.join(ROOT, 'dist/src/main.js'));
+  if (!fs.existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritrail-bench-'));
   // Durable settings, as main.ts starts it (fsync and synchronous_commit on).
   const db = await startEmbeddedPostgres({ dataDir });

@@ -12,12 +12,10 @@
  *   3. then the service with a 100 KB attachment (distinct content per request: every request stores a new blob).
  * Targets: (2) >= 1/4 of (1); (3) >= 500 req/s; zero errors.
  */
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as os from 'node:os';
-import * as path from 'node:path';
-import { freePort } from '../../src/database/embedded/embedded-postgres';
-import { cpuSeconds, machine, request, startStack } from './harness';
+import { cpuSeconds, machine, startStack } from './harness';
+import { BOUNDARY, dataJsonOf, multipart, startBare } from './requests';
 import { LoadResult, runLoad } from './load';
 
 const args = process.argv.slice(2);
@@ -34,68 +32,6 @@ const FLOWS = arg('flows', 1);
 const MD = args.includes('--md');
 /** --small-only: skip the attachment phase (for profiling the 1 KB path alone). */
 const SMALL_ONLY = args.includes('--small-only');
-
-const BARE_SERVER = `
-const express = require('express');
-const app = express();
-app.disable('x-powered-by');
-app.set('etag', false);
-app.get('/', (req, res) => res.json({ status: 'ok' }));
-app.listen(Number(process.env.PORT), '127.0.0.1');
-`;
-
-async function startBare(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['-e', BARE_SERVER], {
-    cwd: path.resolve(__dirname, '../..'),
-    env: { ...process.env, PORT: String(port) },
-    stdio: 'inherit',
-  });
-  const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await request(url)).status === 200) return { url, child };
-    } catch {
-      /* starting */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('bare express server did not start');
-}
-
-const BOUNDARY = '----veritrail-bench-' + randomBytes(8).toString('hex');
-
-function multipart(dataJson: string, attachment?: Buffer): Buffer {
-  const parts: Buffer[] = [
-    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n${dataJson}\r\n`),
-  ];
-  if (attachment) {
-    parts.push(
-      Buffer.from(
-        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="attachment_file"; filename="report.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-      ),
-      attachment,
-      Buffer.from('\r\n'),
-    );
-  }
-  parts.push(Buffer.from(`--${BOUNDARY}--\r\n`));
-  return Buffer.concat(parts);
-}
-
-/** A data_json of exactly `size` bytes. */
-function dataJsonOf(size: number, name: string): string {
-  const base = {
-    attestation_name: name,
-    is_compliant: true,
-    description: 'benchmark attestation',
-    origin_url: 'https://ci.example.com/runs/1',
-    git_commit_info: { sha1: 'ae08fc6a5c963ae8dfaa0c27d8e5de9980d433b6', branch: 'main', author: 'Bench <bench@example.com>' },
-    user_data: { filler: '' },
-  };
-  const without = JSON.stringify(base).length;
-  base.user_data.filler = 'x'.repeat(Math.max(0, size - without));
-  return JSON.stringify(base);
-}
 
 function line(label: string, r: LoadResult): string {
   return `${label.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  ${r.requests} requests, ${r.errors} errors${r.firstError ? ` (first: ${r.firstError})` : ''}`;

@@ -1,0 +1,72 @@
+/**
+ * What bench/ingest sends and what it compares against: the bare express server (the reference figure) and
+ * the multipart bodies of generic attestations. Shared by run.ts (the figures) and compare.ts (two builds).
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
+import { freePort } from '../../src/database/embedded/embedded-postgres';
+import { request } from './harness';
+
+const BARE_SERVER = `
+const express = require('express');
+const app = express();
+app.disable('x-powered-by');
+app.set('etag', false);
+app.get('/', (req, res) => res.json({ status: 'ok' }));
+app.listen(Number(process.env.PORT), '127.0.0.1');
+`;
+
+export async function startBare(): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['-e', BARE_SERVER], {
+    cwd: path.resolve(__dirname, '../..'),
+    env: { ...process.env, PORT: String(port) },
+    stdio: 'inherit',
+  });
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await request(url)).status === 200) return { url, child };
+    } catch {
+      /* starting */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('bare express server did not start');
+}
+
+export const BOUNDARY = '----veritrail-bench-' + randomBytes(8).toString('hex');
+
+export function multipart(dataJson: string, attachment?: Buffer): Buffer {
+  const parts: Buffer[] = [
+    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n${dataJson}\r\n`),
+  ];
+  if (attachment) {
+    parts.push(
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="attachment_file"; filename="report.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      attachment,
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${BOUNDARY}--\r\n`));
+  return Buffer.concat(parts);
+}
+
+/** A data_json of exactly `size` bytes. */
+export function dataJsonOf(size: number, name: string): string {
+  const base = {
+    attestation_name: name,
+    is_compliant: true,
+    description: 'benchmark attestation',
+    origin_url: 'https://ci.example.com/runs/1',
+    git_commit_info: { sha1: 'ae08fc6a5c963ae8dfaa0c27d8e5de9980d433b6', branch: 'main', author: 'Bench <bench@example.com>' },
+    user_data: { filler: '' },
+  };
+  const without = JSON.stringify(base).length;
+  base.user_data.filler = 'x'.repeat(Math.max(0, size - without));
+  return JSON.stringify(base);
+}
+
