@@ -594,4 +594,25 @@ describe('generic attestations (spec op 7)', () => {
     );
     await expect(forged).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '23503', constraint: 'attestations_trail_flow_fkey' }) });
   });
+
+  it('stores free-form data exactly as sent, keys named like "constructor" or "__proto__" included', async () => {
+    const flow = uniqueName('flow');
+    const userData = '{"constructor":{"a":1},"toString":"x","__proto__":{"polluted":true},"list":[{"valueOf":"v"}]}';
+    const annotations = '{"constructor":"y","hasOwnProperty":"z"}';
+    // Without repo_info the body takes the compiled validation path; with it, class-transformer's.
+    const bodies = [
+      `{"attestation_name":"fast","is_compliant":true,"user_data":${userData},"annotations":${annotations}}`,
+      `{"attestation_name":"full","is_compliant":true,"user_data":${userData},"annotations":${annotations},"repo_info":{"name":"r","url":"https://r"}}`,
+    ];
+    for (const body of bodies) await postGeneric(t, org.adminKey, org.name, flow, 'trail-1', body).expect(201);
+    const listed = await list(flow);
+    expect(listed.data).toHaveLength(2);
+    // (jsonb orders keys its own way: compare the key/value pairs)
+    const pairs = (json: string | object) => Object.entries(typeof json === 'string' ? JSON.parse(json) : json).sort(([a], [b]) => (a < b ? -1 : 1));
+    for (const item of listed.data) {
+      expect(pairs(item.user_data)).toEqual(pairs(userData));
+      expect(pairs(item.annotations)).toEqual(pairs(annotations));
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
 });

@@ -1,11 +1,13 @@
 import 'reflect-metadata';
-import { plainToInstance, Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength, ValidateIf, ValidateNested, validateSync } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { ValidationError } from '../errors/app-error';
 import { BeginTrailDataDto } from '../../modules/trails/commands/begin-trail/begin-trail.request.dto';
 import { ReportArtifactRequestDto } from '../../modules/artifacts/commands/report-artifact/report-artifact.request.dto';
 import { GenericAttestationRequestDto } from '../../modules/attestations/types/generic/generic-attestation.request.dto';
 import { GitCommitInfoDto } from '../../modules/attestations/dto/evidence-common.dto';
 import { acceptIfValid } from './compiled-validation';
+import { validateDto, validateFully } from './strict-validation.pipe';
 
 class Item {
   @IsString() @Matches(/^[a-z]+$/) name: string;
@@ -18,12 +20,18 @@ class Holder {
   @ValidateIf((o: Holder) => o.tags !== undefined) @IsString() when_tagged?: string;
 }
 
-/** What the full class-transformer + class-validator path says, as validateDto runs it. */
-function slow(cls: new () => object, value: unknown): { valid: boolean; instance: object } {
-  const instance = plainToInstance(cls, value as object, { enableImplicitConversion: false });
-  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
-  return { valid: errors.length === 0, instance };
+/** What the full class-transformer + class-validator path says; it may only ever throw a ValidationError. */
+function slow(cls: new () => object, value: unknown): { valid: boolean; instance?: object } {
+  try {
+    return { valid: true, instance: validateFully(cls, value as Record<string, unknown>) };
+  } catch (error) {
+    expect(error).toBeInstanceOf(ValidationError);
+    return { valid: false };
+  }
 }
+
+/** Keys that class-transformer's own copy of an object loses or chokes on. */
+const RESERVED_KEYS = ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'];
 
 const ODD_VALUES: unknown[] = [null, 0, 1.5, -1, 'x', '', 'UPPER', 'a'.repeat(70), true, false, [], ['a'], [1], {}, { a: 1 }, { href: 'h' }];
 
@@ -47,7 +55,8 @@ function variants(value: unknown, depth = 0): unknown[] {
       for (const v of variants(object[key], depth + 1).slice(1)) out.push({ ...object, [key]: v });
     }
     out.push({ ...object, unknown_field: 1 });
-    out.push(JSON.parse(`{"__proto__": {"x": 1}, ${JSON.stringify(object).slice(1)}`));
+    for (const key of RESERVED_KEYS) out.push(JSON.parse(`{"${key}": {"x": 1}, ${JSON.stringify(object).slice(1)}`));
+    for (const key of RESERVED_KEYS) out.push(JSON.parse(`{"${key}": "x", ${JSON.stringify(object).slice(1)}`));
   }
   return out;
 }
@@ -120,6 +129,20 @@ describe('acceptIfValid (the compiled fast path of validateDto)', () => {
     // repo_info's class has a @Transform: the fast path declines, validateDto then runs the full path.
     const body = { attestation_name: 'x', is_compliant: false, repo_info: { name: 'r', url: 'https://r', namespace_path: ['a', 'b'] } };
     expect(acceptIfValid(GenericAttestationRequestDto, body)).toBeUndefined();
-    expect(slow(GenericAttestationRequestDto, body).valid).toBe(true);
+    const dto = validateDto(GenericAttestationRequestDto, body);
+    expect(dto.repo_info!.namespace_path).toBe('a/b');
+  });
+
+  it('keeps free-form data exactly as sent on both paths, keys like "constructor" and "__proto__" included', () => {
+    const userData = JSON.parse('{"constructor": {"a": 1}, "toString": 1, "__proto__": {"x": 1}, "list": [{"valueOf": "v"}]}');
+    const annotations = JSON.parse('{"constructor": "x", "hasOwnProperty": "y"}');
+    const fast = validateDto(GenericAttestationRequestDto, { attestation_name: 'x', is_compliant: true, user_data: userData, annotations });
+    // repo_info sends the same body down the full path
+    const full = validateDto(GenericAttestationRequestDto, { attestation_name: 'x', is_compliant: true, user_data: userData, annotations, repo_info: { name: 'r', url: 'u' } });
+    for (const dto of [fast, full]) {
+      expect(JSON.stringify(dto.user_data)).toBe('{"constructor":{"a":1},"toString":1,"__proto__":{"x":1},"list":[{"valueOf":"v"}]}');
+      expect(JSON.stringify(dto.annotations)).toBe('{"constructor":"x","hasOwnProperty":"y"}');
+      expect(Object.getPrototypeOf(dto.user_data)).toBe(Object.prototype);
+    }
   });
 });

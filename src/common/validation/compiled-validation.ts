@@ -90,6 +90,7 @@ function compile(cls: new () => object): ClassPlan | null {
         }
         case ValidationTypes.NESTED_VALIDATION: {
           const type = defaultMetadataStorage.findTypeMetadata(cls, name);
+          if (type?.options?.discriminator || (type?.typeFunction?.length ?? 0) > 0) return null; // depends on the value
           const nestedCls = type?.typeFunction?.() as (new () => object) | undefined;
           property.nested = typeof nestedCls === 'function' && nestedCls !== Object ? { cls: nestedCls } : null;
           break;
@@ -136,12 +137,7 @@ function build(plan: ClassPlan, value: Record<string, unknown>): object | undefi
   const keys = Object.keys(value);
   for (const key of keys) if (!plan.allowed.has(key)) return undefined;
   const instance = new plan.cls() as Record<string, unknown>;
-  for (const key of keys) {
-    const field = value[key];
-    // class-transformer copies free-form values, and its copy loses own "__proto__" keys; leave those to it.
-    if (typeof field === 'object' && field !== null && hasProtoKey(field)) return undefined;
-    instance[key] = field;
-  }
+  for (const key of keys) instance[key] = value[key];
   // As class-transformer does first: nested plain objects become instances of their @Type class (validated
   // as they are built here), so the property checks below see what class-validator would see.
   for (const property of plan.properties) {
@@ -168,25 +164,60 @@ function build(plan: ClassPlan, value: Record<string, unknown>): object | undefi
   }
   for (const property of plan.properties) {
     const current = instance[property.name];
-    if (!property.conditions.every((condition) => condition(instance, current))) continue;
+    // All of them, as class-validator does (a condition that throws must throw here too).
+    if (!property.conditions.map((condition) => condition(instance, current)).every(Boolean)) continue;
     if (property.nested !== undefined && current === null) return undefined; // class-validator: not an object
     for (const check of property.checks) if (!check(current, instance)) return undefined;
   }
   return instance;
 }
 
-function hasProtoKey(value: object): boolean {
-  if (Array.isArray(value)) return value.some((item) => typeof item === 'object' && item !== null && hasProtoKey(item));
-  for (const key in value) {
-    if (key === '__proto__') return true;
-    const item = (value as Record<string, unknown>)[key];
-    if (typeof item === 'object' && item !== null && hasProtoKey(item)) return true;
-  }
-  return false;
-}
-
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
+}
+
+/**
+ * For the full path: class-transformer copies every object it meets, and on free-form values (user_data,
+ * annotations ... any property without @Type) that copy loses keys named like Object.prototype members
+ * ("toString", "__proto__") and throws on an own "constructor" key. So free-form objects are swapped for empty
+ * placeholders before plainToInstance and the values as sent are put back on the instance after it, before
+ * class-validator sees them: what is stored is exactly what was sent, on either path.
+ */
+export function shieldFreeForm(cls: new () => object, value: Record<string, unknown>): { shell: Record<string, unknown>; restore(instance: object): void } {
+  const shell: Record<string, unknown> = { ...value };
+  const restores: Array<(instance: Record<string, unknown>) => void> = [];
+  for (const key of Object.keys(value)) {
+    const field = value[key];
+    if (typeof field !== 'object' || field === null) continue;
+    if (defaultMetadataStorage.findTransformMetadatas(cls, key, 0 /* PLAIN_TO_CLASS */).length) continue;
+    const type = defaultMetadataStorage.findTypeMetadata(cls, key);
+    if (type) {
+      const nestedCls = type.options?.discriminator || type.typeFunction.length > 0 ? undefined : (type.typeFunction() as new () => object);
+      if (typeof nestedCls !== 'function' || nestedCls === Object) continue;
+      if (Array.isArray(field)) {
+        const items = field.map((item) => (isPlainObject(item) ? shieldFreeForm(nestedCls, item) : undefined));
+        shell[key] = field.map((item, i) => items[i]?.shell ?? item);
+        restores.push((instance) => {
+          const built = instance[key];
+          if (Array.isArray(built)) items.forEach((item, i) => item && built[i] && typeof built[i] === 'object' && item.restore(built[i] as object));
+        });
+      } else if (isPlainObject(field)) {
+        const nested = shieldFreeForm(nestedCls, field);
+        shell[key] = nested.shell;
+        restores.push((instance) => {
+          const built = instance[key];
+          if (built && typeof built === 'object') nested.restore(built);
+        });
+      }
+      continue;
+    }
+    shell[key] = Array.isArray(field) ? [] : {};
+    // Only where class-transformer kept the key (it skips keys that name a method of the class).
+    restores.push((instance) => {
+      if (Object.prototype.hasOwnProperty.call(instance, key)) instance[key] = field;
+    });
+  }
+  return { shell, restore: (instance) => restores.forEach((restore) => restore(instance as Record<string, unknown>)) };
 }

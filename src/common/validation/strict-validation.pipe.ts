@@ -2,7 +2,7 @@ import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidatorOptions } from 'class-validator';
 import { ValidationError } from '../errors/app-error';
-import { acceptIfValid } from './compiled-validation';
+import { acceptIfValid, shieldFreeForm } from './compiled-validation';
 import { flattenValidationErrors } from './flatten-validation-errors';
 
 const OPTIONS: ValidatorOptions = {
@@ -26,9 +26,14 @@ export function validateDto<T extends object>(cls: new () => T, value: unknown, 
   if (typeof value !== 'object' || Array.isArray(value)) {
     throw new ValidationError({ [prefix || 'body']: 'must be a JSON object' });
   }
-  const accepted = acceptIfValid(cls, value);
-  if (accepted) return accepted;
-  const instance = plainToInstance(cls, value, { enableImplicitConversion: false }) as T;
+  return acceptIfValid(cls, value) ?? validateFully(cls, value as Record<string, unknown>, prefix);
+}
+
+/** class-transformer + class-validator, with free-form values kept exactly as sent (see shieldFreeForm). */
+export function validateFully<T extends object>(cls: new () => T, value: Record<string, unknown>, prefix = ''): T {
+  const { shell, restore } = shieldFreeForm(cls, value);
+  const instance = plainToInstance(cls, shell, { enableImplicitConversion: false }) as T;
+  restore(instance);
   const errors = validateSync(instance, OPTIONS);
   if (errors.length) throw new ValidationError(flattenValidationErrors(errors, prefix));
   return instance;
