@@ -4,13 +4,13 @@
  * [--seconds N] [--attachment-kb N]`, where A and B are copies of `dist/` (a copy must stay inside the
  * project folder, e.g. `bench/.work/`, so that it finds node_modules).
  *
- * Each round loads bare express, then A, then B, for SECONDS each (16 clients, generic attestations with a
+ * Each round loads bare express, then A and B (in turn first), for SECONDS each (16 clients, generic attestations with a
  * 1 KB data_json, plus an attachment of N KB with distinct bytes per request when asked). Each build's round
  * is divided by the bare figure of the same round, and B's ratio by A's: the median of those paired ratios is
  * the answer, with each side's CPU per request (service process, and all PostgreSQL processes).
  */
 import { randomBytes } from 'node:crypto';
-import { cpuSeconds, machine, postgresCpuSeconds, startStack, Stack } from './harness';
+import { cpuSeconds, machine, startStack, Stack } from './harness';
 import { runLoad } from './load';
 import { BOUNDARY, dataJsonOf, multipart, startBare } from './requests';
 
@@ -68,13 +68,14 @@ async function main() {
     for (let round = 0; round < ROUNDS; round++) {
       const b = await bareLoad(SECONDS * 1000);
       const line = [`round ${round + 1}: bare ${b.rps.toFixed(0)}`];
-      for (let k = 0; k < 2; k++) {
+      // A then B in odd rounds, B then A in even ones: what one leaves behind (a checkpoint) hits both alike.
+      for (const k of round % 2 ? [1, 0] : [0, 1]) {
         const cpu0 = cpuSeconds(stacks[k].pid);
-        const pg0 = postgresCpuSeconds();
+        const pg0 = stacks[k].postgresCpuSeconds();
         const r = await load(stacks[k], SECONDS * 1000);
         if (r.errors) throw new Error(`build ${'AB'[k]}: ${r.errors} errors (first: ${r.firstError})`);
         serviceCpu[k].push(((cpuSeconds(stacks[k].pid) - cpu0) * 1000) / r.requests);
-        postgresCpu[k].push(((postgresCpuSeconds() - pg0) * 1000) / r.requests);
+        postgresCpu[k].push(((stacks[k].postgresCpuSeconds() - pg0) * 1000) / r.requests);
         ratios[k].push(r.rps / b.rps);
         line.push(`${'AB'[k]} ${r.rps.toFixed(0)} (${(r.rps / b.rps).toFixed(3)})`);
       }

@@ -18,6 +18,8 @@ export interface Stack {
   baseUrl: string;
   orgName: string;
   apiKey: string;
+  /** CPU seconds used so far by this stack's own PostgreSQL (its postmaster and the postmaster's children). */
+  postgresCpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -125,7 +127,16 @@ export async function startStack(
       body: JSON.stringify({ name: orgName, features: [], admin: { email: `admin@${orgName}.example.com` } }),
     });
     if (res.status !== 201) throw new Error(`create org: ${res.status} ${res.body}`);
-    return { pid: child.pid!, dbUrl: db.url, baseUrl, orgName, apiKey: JSON.parse(res.body).admin.api_key, stop };
+    const postmaster = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return {
+      pid: child.pid!,
+      dbUrl: db.url,
+      baseUrl,
+      orgName,
+      apiKey: JSON.parse(res.body).admin.api_key,
+      postgresCpuSeconds: () => postgresCpuSeconds(postmaster),
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
@@ -142,8 +153,11 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
-/** CPU seconds used by all PostgreSQL processes (Linux), for per-request cost figures. */
-export function postgresCpuSeconds(): number {
+/**
+ * CPU seconds used by PostgreSQL processes (Linux), for per-request cost figures: all of them, or only one
+ * cluster's (its postmaster and the postmaster's children) when given the postmaster's pid.
+ */
+export function postgresCpuSeconds(postmaster?: number): number {
   let total = 0;
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -151,6 +165,7 @@ export function postgresCpuSeconds(): number {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (!stat.includes('(postgres)')) continue;
       const fields = stat.split(') ')[1].split(' ');
+      if (postmaster !== undefined && Number(entry) !== postmaster && Number(fields[1]) !== postmaster) continue;
       total += (Number(fields[11]) + Number(fields[12])) / 100;
     } catch {
       /* gone */
