@@ -4,7 +4,6 @@ import type { ValidationMetadata } from 'class-validator/types/metadata/Validati
 
 // class-transformer keeps its decorator metadata in this module (the one its own plainToInstance reads); it
 // is not re-exported from the package index.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: TransformerMetadata };
 
 /**
@@ -15,9 +14,10 @@ const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
  *
  * It only ever answers "valid, here is the instance" or "not sure". Anything it does not model (an unknown
  * key, a failed constraint, a class with @Transform/@Expose/@Exclude, groups, async constraints, a nested
- * value that is not a plain object) is "not sure", and the caller then runs class-transformer +
- * class-validator as before, which also produces the error messages. So the fast path can make valid input
- * cheaper; it cannot change what is accepted (the spec checks both paths agree).
+ * value that is not a plain object) is "not sure", and the caller then runs the full path (class-transformer +
+ * class-validator, with free-form values shielded: shieldFreeForm below), which also writes the error messages.
+ * So the fast path can make valid input cheaper; it cannot change what is accepted or what is built (the spec
+ * checks both paths agree).
  */
 
 type Check = (value: unknown, instance: object) => boolean;
