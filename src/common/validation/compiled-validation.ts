@@ -89,17 +89,16 @@ function compile(cls: new () => object): ClassPlan | null {
           break;
         }
         case ValidationTypes.NESTED_VALIDATION: {
-          const type = defaultMetadataStorage.findTypeMetadata(cls, name);
-          if (type?.options?.discriminator || (type?.typeFunction?.length ?? 0) > 0) return null; // depends on the value
-          const nestedCls = type?.typeFunction?.() as (new () => object) | undefined;
-          property.nested = typeof nestedCls === 'function' && nestedCls !== Object ? { cls: nestedCls } : null;
+          const type = typeOf(cls, name);
+          if (type.kind === 'opaque') return null;
+          property.nested = type.kind === 'class' ? { cls: type.cls } : null;
           break;
         }
         default:
           return null; // isDefined, promiseValidation: not modelled
       }
     }
-    if (property.nested === undefined && defaultMetadataStorage.findTypeMetadata(cls, name)) return null;
+    if (property.nested === undefined && typeOf(cls, name).kind !== 'none') return null;
     properties.push(property);
   }
   const allowed = new Set(byProperty.keys());
@@ -172,6 +171,18 @@ function build(plan: ClassPlan, value: Record<string, unknown>): object | undefi
   return instance;
 }
 
+/**
+ * What a property's @Type builds: nothing ('none'), one fixed class, or something this file does not model
+ * ('opaque': a discriminator, a type function that reads the value, or plain Object).
+ */
+function typeOf(cls: new () => object, key: string): { kind: 'none' } | { kind: 'opaque' } | { kind: 'class'; cls: new () => object } {
+  const type = defaultMetadataStorage.findTypeMetadata(cls, key);
+  if (!type) return { kind: 'none' };
+  if (type.options?.discriminator || type.typeFunction.length > 0) return { kind: 'opaque' };
+  const nested = type.typeFunction() as unknown;
+  return typeof nested === 'function' && nested !== Object ? { kind: 'class', cls: nested as new () => object } : { kind: 'opaque' };
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value);
@@ -192,10 +203,10 @@ export function shieldFreeForm(cls: new () => object, value: Record<string, unkn
     const field = value[key];
     if (typeof field !== 'object' || field === null) continue;
     if (defaultMetadataStorage.findTransformMetadatas(cls, key, 0 /* PLAIN_TO_CLASS */).length) continue;
-    const type = defaultMetadataStorage.findTypeMetadata(cls, key);
-    if (type) {
-      const nestedCls = type.options?.discriminator || type.typeFunction.length > 0 ? undefined : (type.typeFunction() as new () => object);
-      if (typeof nestedCls !== 'function' || nestedCls === Object) continue;
+    const type = typeOf(cls, key);
+    if (type.kind === 'opaque') continue;
+    if (type.kind === 'class') {
+      const nestedCls = type.cls;
       if (Array.isArray(field)) {
         const items = field.map((item) => (isPlainObject(item) ? shieldFreeForm(nestedCls, item) : undefined));
         shell[key] = field.map((item, i) => items[i]?.shell ?? item);
