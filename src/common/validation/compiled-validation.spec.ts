@@ -5,7 +5,7 @@ import { ValidationError } from '../errors/app-error';
 import { BeginTrailDataDto } from '../../modules/trails/commands/begin-trail/begin-trail.request.dto';
 import { ReportArtifactRequestDto } from '../../modules/artifacts/commands/report-artifact/report-artifact.request.dto';
 import { GenericAttestationRequestDto } from '../../modules/attestations/types/generic/generic-attestation.request.dto';
-import { GitCommitInfoDto } from '../../modules/attestations/dto/evidence-common.dto';
+import { GitCommitInfoDto } from '../evidence/evidence-common.dto';
 import { acceptIfValid } from './compiled-validation';
 import { validateDto, validateFully } from './strict-validation.pipe';
 

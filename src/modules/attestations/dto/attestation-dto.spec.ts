@@ -1,6 +1,6 @@
 import { toAttestationResponse } from './attestation.response';
 import { contentDisposition } from './evidence-download';
-import { externalUrlsProblem, normaliseExternalUrls } from './evidence-validators';
+import { externalUrlsProblem, normaliseExternalUrls } from '../../../common/evidence/evidence-validators';
 import { pageLinks } from '../../../common/pagination/page-envelope';
 import { AttestationRow } from '../persistence/attestation-row';
 

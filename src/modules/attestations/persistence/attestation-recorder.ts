@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { NotFoundError, ValidationError } from '../../../common/errors/app-error';
 import { RepoRegistry } from '../../repos/persistence/repo-registry';
 import { TrailWriter } from '../../trails/persistence/trail-writer';
-import { normaliseExternalUrls } from '../dto/evidence-validators';
+import { normaliseExternalUrls } from '../../../common/evidence/evidence-validators';
 import { AttestationRecordFields, AttestationTypeDefinition } from '../types/attestation-type';
 import { StagedEvidence } from '../upload/staged-evidence';
 import { EvidenceStore } from './evidence-store';

@@ -2,7 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '../../../../common/errors/app-error';
 import { UnitOfWork } from '../../../../database/unit-of-work';
-import { normaliseExternalUrls } from '../../../attestations/dto/evidence-validators';
+import { normaliseExternalUrls } from '../../../../common/evidence/evidence-validators';
 import { FLOW_NAME_PATTERN } from '../../../flows/commands/create-flow/create-flow.request.dto';
 import { RepoRegistry } from '../../../repos/persistence/repo-registry';
 import { TrailWriter } from '../../../trails/persistence/trail-writer';

@@ -10,8 +10,8 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { GitCommitInfoDto, RepoInfoDto } from '../../../attestations/dto/evidence-common.dto';
-import { IsAnnotations, IsExternalUrls, IsObjectOrArray } from '../../../attestations/dto/evidence-validators';
+import { GitCommitInfoDto, RepoInfoDto } from '../../../../common/evidence/evidence-common.dto';
+import { IsAnnotations, IsExternalUrls, IsObjectOrArray } from '../../../../common/evidence/evidence-validators';
 import { TRAIL_NAME_PATTERN } from '../../../trails/commands/begin-trail/begin-trail.request.dto';
 
 export const FINGERPRINT_PATTERN = /^[a-f0-9]{64}$/;

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
-import { IsAnnotations, IsExternalUrls, IsObjectOrArray } from '../../dto/evidence-validators';
-import { GitCommitInfoDto, RepoInfoDto } from '../../dto/evidence-common.dto';
+import { IsAnnotations, IsExternalUrls, IsObjectOrArray } from '../../../../common/evidence/evidence-validators';
+import { GitCommitInfoDto, RepoInfoDto } from '../../../../common/evidence/evidence-common.dto';
 
 export const ATTESTATION_NAME = /^[a-zA-Z0-9\-_,]+$/;
 export const FINGERPRINT = /^[a-f0-9]{64}$/;

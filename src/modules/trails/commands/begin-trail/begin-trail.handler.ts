@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { NotFoundError } from '../../../../common/errors/app-error';
 import { UnitOfWork } from '../../../../database/unit-of-work';
-import { normaliseExternalUrls } from '../../../attestations/dto/evidence-validators';
+import { normaliseExternalUrls } from '../../../../common/evidence/evidence-validators';
 import { parseFlowTemplate } from '../../../flows/domain/flow-template';
 import { FlowTemplates } from '../../../flows/persistence/flow-templates';
 import { RepoRegistry } from '../../../repos/persistence/repo-registry';

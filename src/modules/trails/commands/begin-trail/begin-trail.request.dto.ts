@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
-import { GitCommitInfoDto, RepoInfoDto } from '../../../attestations/dto/evidence-common.dto';
-import { IsExternalUrls, IsObjectOrArray } from '../../../attestations/dto/evidence-validators';
+import { GitCommitInfoDto, RepoInfoDto } from '../../../../common/evidence/evidence-common.dto';
+import { IsExternalUrls, IsObjectOrArray } from '../../../../common/evidence/evidence-validators';
 
 export const TRAIL_NAME_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9\-_.~]*$/;
 
