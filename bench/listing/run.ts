@@ -65,11 +65,11 @@ async function main() {
        FROM generate_series(1, $5::bigint) AS s`,
       [orgId, flowId, trailId, startMs, ROWS],
     );
-    await db.query(`UPDATE flows SET attestation_count = $2, last_attested_at = to_timestamp($3::float8 / 1000) WHERE id = $1`, [
-      flowId,
-      ROWS,
-      endMs,
-    ]);
+    await db.query(
+      `INSERT INTO flow_attestation_counters (org_id, flow_id, attestation_count, last_attested_at)
+       VALUES ($1, $2, $3, to_timestamp($4::float8 / 1000))`,
+      [orgId, flowId, ROWS, endMs],
+    );
     await db.query(`VACUUM ANALYZE attestations`);
     // Write the bulk load out now, so a checkpoint does not land in the middle of the measurements.
     await db.query(`CHECKPOINT`);

@@ -531,7 +531,7 @@ describe('generic attestations (spec op 7)', () => {
     expect(rows.find((r: any) => r.name === 'n10').artifact_name).toBe('web');
     expect(rows.map((r: any) => r.name)).not.toContain('n17');
     for (let k = 1; k < rows.length; k++) expect(rows[k].created_at.getTime()).toBeGreaterThanOrEqual(rows[k - 1].created_at.getTime());
-    const [{ count }] = await t.dataSource.query(`SELECT attestation_count AS count FROM flows f JOIN organizations o ON o.id = f.org_id WHERE o.name = $1 AND f.name = $2`, [org.name, flow]);
+    const [{ count }] = await t.dataSource.query(`SELECT c.attestation_count AS count FROM flow_attestation_counters c JOIN flows f ON f.id = c.flow_id JOIN organizations o ON o.id = f.org_id WHERE o.name = $1 AND f.name = $2`, [org.name, flow]);
     expect(Number(count)).toBe(39);
     // every trail's moments are 1..last without gaps, and each attestation points at a moment of its trail
     const moments = await t.dataSource.query(
@@ -566,8 +566,8 @@ describe('generic attestations (spec op 7)', () => {
     expect(results).toEqual(Array(80).fill(201));
     for (const { o, flow } of targets) {
       const rows = await t.dataSource.query(
-        `SELECT a.flow_seq, a.name, a.created_at, f.attestation_count FROM attestations a JOIN flows f ON f.id = a.flow_id
-         JOIN organizations o ON o.id = f.org_id WHERE o.name = $1 AND f.name = $2 ORDER BY a.flow_seq`,
+        `SELECT a.flow_seq, a.name, a.created_at, c.attestation_count FROM attestations a JOIN flows f ON f.id = a.flow_id
+         JOIN flow_attestation_counters c ON c.flow_id = f.id JOIN organizations o ON o.id = f.org_id WHERE o.name = $1 AND f.name = $2 ORDER BY a.flow_seq`,
         [o.name, flow],
       );
       // 2 setup attestations + 20 of the 80

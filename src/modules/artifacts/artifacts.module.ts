@@ -1,10 +1,21 @@
 import { Module } from '@nestjs/common';
+import { LedgerModule } from '../ledger/ledger.module';
+import { ReposModule } from '../repos/repos.module';
+import { ArtifactDirectory } from './artifact-directory';
 import { ArtifactsController } from './artifacts.controller';
 import { ReportArtifactHandler } from './commands/report-artifact/report-artifact.handler';
+import { ArtifactRepository } from './persistence/artifact.repository';
 
-/** Artifacts reported into trails (each report is a trail moment). */
+/**
+ * Artifacts reported into trails (each report is a trail moment). Owns `artifacts`.
+ * Public surface: ArtifactDirectory (which artifact a fingerprint names in a trail).
+ */
 @Module({
+  imports: [LedgerModule, ReposModule],
   controllers: [ArtifactsController],
-  providers: [ReportArtifactHandler],
+  providers: [ArtifactRepository, ArtifactDirectory, ReportArtifactHandler],
+  exports: [ArtifactDirectory],
 })
 export class ArtifactsModule {}
+
+export { ArtifactDirectory } from './artifact-directory';

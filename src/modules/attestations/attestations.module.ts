@@ -1,28 +1,37 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { ArtifactsModule } from '../artifacts/artifacts.module';
+import { LedgerModule } from '../ledger/ledger.module';
+import { ReposModule } from '../repos/repos.module';
 import { AttestationsController } from './attestations.controller';
 import { AttestMultipartHandler } from './commands/attest-multipart/attest-multipart.handler';
-import { AttestationBatcher } from './persistence/attestation-batcher';
-import { AttestationReader } from './persistence/attestation-reader';
-import { AttestationRecorder } from './persistence/attestation-recorder';
+import { AttestationReader } from './persistence/attestation.reader';
+import { AttestationRepository } from './persistence/attestation.repository';
 import { EvidenceStore, PostgresEvidenceStore } from './persistence/evidence-store';
 import { FindOrgAttestationHandler } from './queries/find-org-attestation/find-org-attestation.handler';
 import { GetAttestationEvidenceHandler } from './queries/get-attestation-evidence/get-attestation-evidence.handler';
 import { ListFlowAttestationsHandler } from './queries/list-flow-attestations/list-flow-attestations.handler';
 import { ListSlotVersionsHandler } from './queries/list-slot-versions/list-slot-versions.handler';
+import { AttestationBatcher } from './recording/attestation-batcher';
+import { AttestationRecorder } from './recording/attestation-recorder';
 import { AttestationTypeRegistry } from './types/attestation-type.registry';
 import { AttestationUploadPipe } from './upload/attestation-upload.pipe';
 
 /**
- * Attestations: the type registry, the shared write path (AttestationRecorder), the evidence store and the
- * read routes. Global so that attestation type modules (generic, decision ...) can register and record.
+ * Attestations: the type registry, the one write path (AttestationRecorder, with group commit in
+ * AttestationBatcher), the evidence store and the read routes. Owns `attestations`,
+ * `flow_attestation_counters` and `evidence_blobs`.
+ * Public surface: AttestationTypeRegistry and AttestationUploadPipe for type modules (they import
+ * AttestationTypeModule.register, which imports this module), AttestationRecorder for writers of other
+ * modules (decisions), and the read shape of an attestation re-exported below (for the trail read model).
  */
-@Global()
 @Module({
+  imports: [LedgerModule, ArtifactsModule, ReposModule],
   controllers: [AttestationsController],
   providers: [
     AttestationTypeRegistry,
     AttestationRecorder,
     AttestationBatcher,
+    AttestationRepository,
     AttestationReader,
     PostgresEvidenceStore,
     { provide: EvidenceStore, useExisting: PostgresEvidenceStore },
@@ -33,6 +42,14 @@ import { AttestationUploadPipe } from './upload/attestation-upload.pipe';
     ListSlotVersionsHandler,
     GetAttestationEvidenceHandler,
   ],
-  exports: [AttestationTypeRegistry, AttestationRecorder, AttestationBatcher, AttestationReader, EvidenceStore, AttestationUploadPipe],
+  exports: [AttestationTypeRegistry, AttestationRecorder, AttestationUploadPipe],
 })
 export class AttestationsModule {}
+
+export { AttestationTypeRegistry } from './types/attestation-type.registry';
+export { AttestationRecorder } from './recording/attestation-recorder';
+export type { RecordAttestationInput, RecordedAttestation } from './recording/attestation-recorder';
+export { ATTESTATION_COLUMNS } from './persistence/attestation.reader';
+export type { AttestationRow } from './persistence/attestation.reader';
+export { toAttestationResponse } from './dto/attestation.response';
+export type { AttestationResponse } from './dto/attestation.response';

@@ -1,18 +1,26 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { OrgDirectory } from '../../common/auth/auth-ports';
+import { IdentityModule } from '../identity/identity.module';
 import { AdminOrganizationsController } from './admin-organizations.controller';
-import { OrganizationsController } from './organizations.controller';
-import { GetOrganizationHandler } from './queries/get-organization/get-organization.handler';
 import { AddMemberHandler } from './commands/add-member/add-member.handler';
 import { CreateOrganizationHandler } from './commands/create-organization/create-organization.handler';
 import { UpdateOrganizationHandler } from './commands/update-organization/update-organization.handler';
+import { OrganizationsController } from './organizations.controller';
+import { MembershipRepository } from './persistence/membership.repository';
 import { OrganizationDirectory } from './persistence/organization-directory';
+import { OrganizationRepository } from './persistence/organization.repository';
+import { GetOrganizationHandler } from './queries/get-organization/get-organization.handler';
 
-/** Organizations, users and memberships; the operator bootstrap routes; the org lookup the guards use. */
-@Global()
+/**
+ * Organizations and memberships (tables `organizations`, `memberships`); the operator bootstrap routes.
+ * Public surface: OrgDirectory, the port the organization guard resolves orgs and roles through.
+ */
 @Module({
+  imports: [IdentityModule],
   controllers: [AdminOrganizationsController, OrganizationsController],
   providers: [
+    OrganizationRepository,
+    MembershipRepository,
     OrganizationDirectory,
     { provide: OrgDirectory, useExisting: OrganizationDirectory },
     CreateOrganizationHandler,
@@ -20,6 +28,6 @@ import { OrganizationDirectory } from './persistence/organization-directory';
     AddMemberHandler,
     GetOrganizationHandler,
   ],
-  exports: [OrgDirectory, OrganizationDirectory],
+  exports: [OrgDirectory],
 })
 export class OrganizationsModule {}

@@ -1,21 +1,30 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { AttestationsModule } from '../attestations/attestations.module';
+import { FlowsModule } from '../flows/flows.module';
+import { LedgerModule } from '../ledger/ledger.module';
+import { ReposModule } from '../repos/repos.module';
 import { BeginTrailHandler } from './commands/begin-trail/begin-trail.handler';
 import { MomentCache } from './persistence/moment-cache';
 import { TrailStateReader } from './persistence/trail-state.reader';
-import { TrailWriter } from './persistence/trail-writer';
 import { GetTrailMomentHandler } from './queries/get-trail-moment/get-trail-moment.handler';
 import { GetTrailHandler } from './queries/get-trail/get-trail.handler';
 import { ListTrailsHandler } from './queries/list-trails/list-trails.handler';
 import { TrailsController } from './trails.controller';
 
 /**
- * Trails, their moments and compliance status. Exports the TrailWriter every evidence writer uses, and the
- * TrailStateReader (a trail's compliance state at any moment) for evaluations.
+ * The trail routes: begin or update a trail, read it with its compliance status, list trails, and read a trail
+ * as of any moment. Owns no table: trails and moments are written through the ledger (LedgerModule), and the
+ * read side (TrailStateReader) joins the ledger's, the artifacts' and the attestations' tables in one
+ * statement so that a state is one consistent snapshot.
+ * Public surface: TrailStateReader (a trail's compliance state at any moment, for evaluations).
  */
-@Global()
 @Module({
+  imports: [LedgerModule, FlowsModule, ReposModule, AttestationsModule],
   controllers: [TrailsController],
-  providers: [TrailWriter, TrailStateReader, MomentCache, BeginTrailHandler, GetTrailHandler, ListTrailsHandler, GetTrailMomentHandler],
-  exports: [TrailWriter, TrailStateReader],
+  providers: [TrailStateReader, MomentCache, BeginTrailHandler, GetTrailHandler, ListTrailsHandler, GetTrailMomentHandler],
+  exports: [TrailStateReader],
 })
 export class TrailsModule {}
+
+export { TrailStateReader } from './persistence/trail-state.reader';
+export type { TrailState, TrailRecord, MomentRecord } from './persistence/trail-state.reader';

@@ -2,7 +2,7 @@ import { toAttestationResponse } from './attestation.response';
 import { contentDisposition } from './evidence-download';
 import { externalUrlsProblem, normaliseExternalUrls } from '../../../common/evidence/evidence-validators';
 import { pageLinks } from '../../../common/pagination/page-envelope';
-import { AttestationRow } from '../persistence/attestation-row';
+import { AttestationRow } from '../persistence/attestation.reader';
 
 describe('external_urls', () => {
   it('accepts both forms and normalises to {href, fingerprint?}', () => {

@@ -1,4 +1,4 @@
-import { AttestationRow } from '../persistence/attestation-row';
+import { AttestationRow } from '../persistence/attestation.reader';
 
 export interface EvidenceResponse {
   sha256: string;

@@ -22,6 +22,20 @@ export abstract class EvidenceStore {
   abstract open(sha256: Buffer): Promise<StoredEvidence | null>;
 }
 
+/**
+ * The INSERT of blobs given as `(sha256, size, content)` VALUES tuples, for a statement that stores blobs
+ * together with its own rows (the one-statement attestation group); `alsoFrom`/`where` let it write nothing
+ * when the statement's guard fails. Same effect as PostgresEvidenceStore.put.
+ */
+export function evidenceBlobInsertSql(tuples: string[], alsoFrom?: string, where?: string): string {
+  return `INSERT INTO evidence_blobs (sha256, size, content)
+           SELECT v.s, v.z, v.c FROM (VALUES ${tuples.join(', ')}) AS v(s, z, c)${alsoFrom ? `, ${alsoFrom}` : ''}${where ? ` WHERE ${where}` : ''}
+           ON CONFLICT (sha256) DO NOTHING`;
+}
+
+/** The VALUES tuple of one blob whose three parameters start at `$first`. */
+export const BLOB_TUPLE = (first: number) => `($${first}::bytea, $${first + 1}::bigint, $${first + 2}::bytea)`;
+
 /** Blobs larger than this are read from their temp file one at a time per process, to bound memory. */
 const LARGE_BLOB_BYTES = 1024 * 1024;
 const READ_SLICE_BYTES = 1024 * 1024;
@@ -57,10 +71,7 @@ export class PostgresEvidenceStore extends EvidenceStore {
     if (present.length) return;
     const insert = async () => {
       const content = await evidence.read();
-      await manager.query(
-        `INSERT INTO evidence_blobs (sha256, size, content) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING`,
-        [evidence.sha256, evidence.size, content],
-      );
+      await manager.query(evidenceBlobInsertSql([BLOB_TUPLE(1)]), [evidence.sha256, evidence.size, content]);
     };
     if (evidence.size > LARGE_BLOB_BYTES) await this.largeBlobs.run(insert);
     else await insert();
@@ -76,12 +87,9 @@ export class PostgresEvidenceStore extends EvidenceStore {
     const values: unknown[] = [];
     const tuples = small.map((e, i) => {
       values.push(e.sha256, e.size, contents[i]);
-      return `($${values.length - 2}, $${values.length - 1}, $${values.length})`;
+      return BLOB_TUPLE(values.length - 2);
     });
-    await manager.query(
-      `INSERT INTO evidence_blobs (sha256, size, content) VALUES ${tuples.join(', ')} ON CONFLICT (sha256) DO NOTHING`,
-      values,
-    );
+    await manager.query(evidenceBlobInsertSql(tuples), values);
   }
 
   async open(sha256: Buffer): Promise<StoredEvidence | null> {

@@ -1,4 +1,4 @@
-import { DynamicModule, Injectable, Module } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AttestationTypeDefinition } from './attestation-type';
 
 /** Every attestation type the service knows, by name (`attestation_type`). */
@@ -17,28 +17,5 @@ export class AttestationTypeRegistry {
 
   names(): string[] {
     return [...this.byName.keys()].sort();
-  }
-}
-
-/**
- * `AttestationTypeModule.register(definition)`: the one import a type module needs. The registry is provided
- * (globally) by AttestationsModule; this provider adds the definition to it when the app boots.
- */
-@Module({})
-export class AttestationTypeModule {
-  static register(definition: AttestationTypeDefinition<any>): DynamicModule {
-    return {
-      module: AttestationTypeModule,
-      providers: [
-        {
-          provide: `veritrail:attestation-type:${definition.name}`,
-          useFactory: (registry: AttestationTypeRegistry) => {
-            registry.register(definition);
-            return definition;
-          },
-          inject: [AttestationTypeRegistry],
-        },
-      ],
-    };
   }
 }

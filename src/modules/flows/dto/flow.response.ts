@@ -1,4 +1,5 @@
 import { FlowTemplateSpec } from '../domain/flow-template';
+import { FlowRow } from '../persistence/flow.reader';
 
 /** A flow as `GET /flows/{org}/{flow}` and the list show it; `tags` is always an object. */
 export interface FlowResponse {
@@ -17,25 +18,6 @@ export interface FlowResponse {
   last_deployment_at: number | null;
   html_url: string;
 }
-
-export interface FlowRow {
-  name: string;
-  description: string;
-  visibility: string;
-  tags: Record<string, string> | null;
-  template_id: string | null;
-  template_version: number | null;
-  template_spec: FlowTemplateSpec | null;
-  repo_url: string | null;
-  created_by: string;
-  created_at: number;
-  updated_at: number;
-}
-
-export const FLOW_COLUMNS = `f.name, f.description, f.visibility, f.tags, f.template_id, ft.version AS template_version,
-  ft.spec AS template_spec, f.repo_url, f.created_by,
-  EXTRACT(EPOCH FROM f.created_at)::float8 AS created_at, EXTRACT(EPOCH FROM f.updated_at)::float8 AS updated_at`;
-export const FLOW_FROM = `FROM flows f LEFT JOIN flow_templates ft ON ft.id = f.template_id`;
 
 export function toFlowResponse(row: FlowRow, orgName: string, publicBaseUrl: string): FlowResponse {
   return {

@@ -1,4 +1,4 @@
-import { FlowTemplateSpec } from '../../flows/domain/flow-template';
+import type { FlowTemplateSpec } from '../../flows/flows.module';
 import { evaluateCompliance, ReportedArtifact, SlotAttestation, slotKey } from './compliance';
 
 const template: FlowTemplateSpec = {

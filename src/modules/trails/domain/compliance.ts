@@ -1,4 +1,4 @@
-import { FlowTemplateSpec } from '../../flows/domain/flow-template';
+import type { FlowTemplateSpec } from '../../flows/flows.module';
 
 export type SlotStatus = 'MISSING' | 'COMPLETE';
 export type TrailStatus = 'COMPLIANT' | 'NON-COMPLIANT' | 'INCOMPLETE';

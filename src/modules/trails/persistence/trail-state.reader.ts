@@ -3,10 +3,8 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../common/config/app-config';
 import { InjectConfig } from '../../../common/config/config.decorators';
 import { NotFoundError } from '../../../common/errors/app-error';
-import { toAttestationResponse } from '../../attestations/dto/attestation.response';
-import { ATTESTATION_COLUMNS, AttestationRow } from '../../attestations/persistence/attestation-row';
-import { EMPTY_TEMPLATE } from '../../flows/domain/flow-template';
-import { FlowTemplates, StoredTemplate } from '../../flows/persistence/flow-templates';
+import { ATTESTATION_COLUMNS, AttestationRow, toAttestationResponse } from '../../attestations/attestations.module';
+import { EMPTY_TEMPLATE, FlowDirectory, StoredTemplate } from '../../flows/flows.module';
 import { evaluateCompliance, ReportedArtifact, SlotAttestation, TrailCompliance } from '../domain/compliance';
 import { MAX_MOMENT, MomentSelector } from '../domain/moment-expression';
 
@@ -184,7 +182,7 @@ export function readAtQuery(
 export class TrailStateReader {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly templates: FlowTemplates,
+    private readonly flows: FlowDirectory,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -216,7 +214,7 @@ export class TrailStateReader {
     if (row.m_number === null) return { trail: row, moment: null, state: null };
     const moment = { momentNumber: row.m_number, createdAt: Number(row.m_created_at), templateId: row.m_template_id };
     if (!withState) return { trail: row, moment, state: null };
-    const template = moment.templateId ? await this.templates.get(moment.templateId) : null;
+    const template = moment.templateId ? await this.flows.template(moment.templateId) : null;
     const state = this.assemble(template, row.slot_rows ?? [], row.artifact_rows ?? []);
     return { trail: row, moment, state };
   }
@@ -224,7 +222,7 @@ export class TrailStateReader {
   /** State of one trail as of moment `upTo`, against the template in force then. */
   async stateOf(trailId: string, templateId: string | null, upTo: number): Promise<TrailState> {
     const [template, attestations, artifacts] = await Promise.all([
-      templateId ? this.templates.get(templateId) : Promise.resolve(null),
+      templateId ? this.flows.template(templateId) : Promise.resolve(null),
       this.slotsAt(trailId, upTo),
       this.latestArtifacts([trailId], upTo),
     ]);
@@ -250,7 +248,7 @@ export class TrailStateReader {
     const worker = async () => {
       for (let t = queue.shift(); t; t = queue.shift()) {
         const [template, rows] = await Promise.all([
-          t.template_id ? this.templates.get(t.template_id) : Promise.resolve(null),
+          t.template_id ? this.flows.template(t.template_id) : Promise.resolve(null),
           this.slotsAt(t.id, t.last_moment),
         ]);
         const reported = (artifacts.get(t.id) ?? []).filter((a) => a.moment_number <= t.last_moment);

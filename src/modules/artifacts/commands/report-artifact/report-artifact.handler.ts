@@ -1,19 +1,21 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
+import { normaliseExternalUrls } from '../../../../common/evidence/evidence-validators';
 import { ValidationError } from '../../../../common/errors/app-error';
 import { UnitOfWork } from '../../../../database/unit-of-work';
-import { normaliseExternalUrls } from '../../../../common/evidence/evidence-validators';
 import { FLOW_NAME_PATTERN } from '../../../flows/commands/create-flow/create-flow.request.dto';
-import { RepoRegistry } from '../../../repos/persistence/repo-registry';
-import { TrailWriter } from '../../../trails/persistence/trail-writer';
+import { TrailLedger } from '../../../ledger/ledger.module';
+import { RepoDirectory } from '../../../repos/repos.module';
+import { ArtifactRepository } from '../../persistence/artifact.repository';
 import { ReportArtifactCommand } from './report-artifact.command';
 
 @CommandHandler(ReportArtifactCommand)
 export class ReportArtifactHandler implements ICommandHandler<ReportArtifactCommand> {
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly trails: TrailWriter,
-    private readonly repos: RepoRegistry,
+    private readonly ledger: TrailLedger,
+    private readonly repos: RepoDirectory,
+    private readonly artifacts: ArtifactRepository,
   ) {}
 
   async execute(command: ReportArtifactCommand): Promise<string> {
@@ -23,40 +25,38 @@ export class ReportArtifactHandler implements ICommandHandler<ReportArtifactComm
     }
     const a = command.artifact;
     await this.uow.run(async (manager) => {
-      const trail = await this.trails.ensureTrail(manager, command.orgId, command.flowName, a.trail_name, command.actor);
+      const trail = await this.ledger.ensureTrail(manager, {
+        orgId: command.orgId,
+        flowName: command.flowName,
+        trailName: a.trail_name,
+        actor: command.actor,
+      });
       if (a.repo_info) await this.repos.register(manager, command.orgId, a.repo_info);
       const id = randomUUID();
-      const moment = await this.trails.recordMoment(manager, trail.trailId, 'artifact', id);
-      await manager.query(
-        `INSERT INTO artifacts (id, org_id, flow_id, trail_id, moment_number, fingerprint, filename, template_reference_name,
-           git_commit, git_commit_info, build_url, commit_url, repo_url, repo_info, external_urls, annotations, reported_by,
-           description, user_data, commits_list, is_compliant, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
-           (SELECT created_at FROM trail_moments WHERE trail_id = $4 AND moment_number = $5))`,
-        [
-          id,
-          command.orgId,
-          trail.flowId,
-          trail.trailId,
-          moment.momentNumber,
-          a.fingerprint,
-          a.filename,
-          a.template_reference_name,
-          a.git_commit || null,
-          a.git_commit_info ? JSON.stringify(a.git_commit_info) : null,
-          a.build_url ?? null,
-          a.commit_url ?? null,
-          a.repo_url || null,
-          a.repo_info ? JSON.stringify(a.repo_info) : null,
-          JSON.stringify(normaliseExternalUrls(a.external_urls as Record<string, unknown>)),
-          JSON.stringify(a.annotations ?? {}),
-          command.actor,
-          a.description ?? '',
-          a.user_data === undefined || a.user_data === null ? null : JSON.stringify(a.user_data),
-          a.commits_list ? JSON.stringify(a.commits_list) : null,
-          a.is_compliant ?? null,
-        ],
-      );
+      const moment = await this.ledger.recordMoment(manager, trail.trailId, 'artifact', id);
+      await this.artifacts.insert(manager, {
+        id,
+        orgId: command.orgId,
+        flowId: trail.flowId,
+        trailId: trail.trailId,
+        momentNumber: moment.momentNumber,
+        fingerprint: a.fingerprint,
+        filename: a.filename,
+        templateReferenceName: a.template_reference_name,
+        gitCommit: a.git_commit || null,
+        gitCommitInfo: a.git_commit_info ? JSON.stringify(a.git_commit_info) : null,
+        buildUrl: a.build_url ?? null,
+        commitUrl: a.commit_url ?? null,
+        repoUrl: a.repo_url || null,
+        repoInfo: a.repo_info ? JSON.stringify(a.repo_info) : null,
+        externalUrls: JSON.stringify(normaliseExternalUrls(a.external_urls as Record<string, unknown>)),
+        annotations: JSON.stringify(a.annotations ?? {}),
+        reportedBy: command.actor,
+        description: a.description ?? '',
+        userData: a.user_data === undefined || a.user_data === null ? null : JSON.stringify(a.user_data),
+        commitsList: a.commits_list ? JSON.stringify(a.commits_list) : null,
+        isCompliant: a.is_compliant ?? null,
+      });
     });
     return `Artifact '${a.filename}' was reported to trail '${a.trail_name}' as '${a.template_reference_name}'`;
   }

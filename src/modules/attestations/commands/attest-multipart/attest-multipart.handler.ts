@@ -1,8 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ValidationError } from '../../../../common/errors/app-error';
 import { validateDto } from '../../../../common/validation/strict-validation.pipe';
-import { AttestationBatcher } from '../../persistence/attestation-batcher';
-import { checkFlowAndTrailNames } from '../../persistence/attestation-recorder';
+import { AttestationBatcher } from '../../recording/attestation-batcher';
+import { checkFlowAndTrailNames } from '../../recording/attestation-recorder';
 import { AttestationTypeRegistry } from '../../types/attestation-type.registry';
 import { AttestMultipartCommand } from './attest-multipart.command';
 

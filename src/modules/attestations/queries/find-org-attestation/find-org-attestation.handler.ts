@@ -4,7 +4,7 @@ import { APP_CONFIG, AppConfig } from '../../../../common/config/app-config';
 import { toAttestationResponse } from '../../dto/attestation.response';
 import { pageLinks } from '../../../../common/pagination/page-envelope';
 import { PaginatedAttestations } from '../../dto/paginated-attestations.response';
-import { AttestationReader } from '../../persistence/attestation-reader';
+import { AttestationReader } from '../../persistence/attestation.reader';
 import { FindOrgAttestationQuery } from './find-org-attestation.query';
 
 @QueryHandler(FindOrgAttestationQuery)

@@ -5,8 +5,8 @@ import { NotFoundError, ValidationError } from '../../../../common/errors/app-er
 import { toAttestationResponse } from '../../dto/attestation.response';
 import { pageLinks } from '../../../../common/pagination/page-envelope';
 import { PaginatedAttestations } from '../../dto/paginated-attestations.response';
-import { AttestationReader } from '../../persistence/attestation-reader';
-import { AttestationRow } from '../../persistence/attestation-row';
+import { AttestationReader } from '../../persistence/attestation.reader';
+import { AttestationRow } from '../../persistence/attestation.reader';
 import { ListFlowAttestationsQuery } from './list-flow-attestations.query';
 
 /**

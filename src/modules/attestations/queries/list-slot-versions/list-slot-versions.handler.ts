@@ -3,7 +3,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { APP_CONFIG, AppConfig } from '../../../../common/config/app-config';
 import { NotFoundError } from '../../../../common/errors/app-error';
 import { AttestationResponse, toAttestationResponse } from '../../dto/attestation.response';
-import { AttestationReader } from '../../persistence/attestation-reader';
+import { AttestationReader } from '../../persistence/attestation.reader';
 import { ListSlotVersionsQuery } from './list-slot-versions.query';
 
 @QueryHandler(ListSlotVersionsQuery)

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AttestationTypeDefinition } from '../attestation-type';
-import { AttestationTypeModule } from '../attestation-type.registry';
+import { AttestationTypeModule } from '../../attestation-type.module';
 import { GenericAttestationController } from './generic-attestation.controller';
 import { GenericAttestationRequestDto } from './generic-attestation.request.dto';
 

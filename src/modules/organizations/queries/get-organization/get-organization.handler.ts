@@ -1,15 +1,16 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
+import { OrganizationNotFoundError } from '../../../../common/errors/app-error';
 import { OrganizationResponse, toOrganizationResponse } from '../../dto/organization.response';
-import { OrganizationEntity } from '../../persistence/organization.entity';
+import { OrganizationRepository } from '../../persistence/organization.repository';
 import { GetOrganizationQuery } from './get-organization.query';
 
 @QueryHandler(GetOrganizationQuery)
 export class GetOrganizationHandler implements IQueryHandler<GetOrganizationQuery> {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly orgs: OrganizationRepository) {}
 
   async execute(query: GetOrganizationQuery): Promise<OrganizationResponse & { role: string }> {
-    const org = await this.dataSource.manager.findOneByOrFail(OrganizationEntity, { id: query.orgId });
+    const org = await this.orgs.findById(query.orgId);
+    if (!org) throw new OrganizationNotFoundError(query.orgId);
     return { ...toOrganizationResponse(org), role: query.callerRole };
   }
 }

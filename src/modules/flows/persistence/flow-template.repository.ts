@@ -11,45 +11,24 @@ export interface StoredTemplate {
 }
 
 /**
- * Template versions of a flow. A version is immutable once written, so reads are cached without expiry
- * (bounded): compliance of any trail at any moment needs the template it was evaluated against.
+ * Owns `flow_templates`: the template versions of a flow. A version is immutable once written, so reads are
+ * cached without expiry (bounded): compliance of any trail at any moment needs the template it was
+ * evaluated against.
  */
 @Injectable()
-export class FlowTemplates {
+export class FlowTemplateRepository {
   private readonly cache = new Map<string, StoredTemplate>();
 
   constructor(private readonly dataSource: DataSource) {}
 
-  /**
-   * Stores `source` as a new template version of the flow unless it equals `currentTemplateId`'s source.
-   * `makeCurrent`: it becomes the flow's template (create flow); a trail's own template (begin trail with a
-   * template file) does not. Locks the flow row (after any trail lock the caller holds, the order every
-   * writer uses). Returns the template id in force.
-   */
-  async saveVersion(
-    manager: EntityManager,
-    orgId: string,
-    flowId: string,
-    currentTemplateId: string | null,
-    spec: FlowTemplateSpec,
-    source: string,
-    makeCurrent = true,
-  ): Promise<string> {
-    if (currentTemplateId) {
-      const current = await this.get(currentTemplateId, manager);
-      if (current && current.source === source) return current.id;
-    }
-    // Version numbers are per flow: take the flow row so two uploads cannot pick the same number.
-    await manager.query(`SELECT id FROM flows WHERE id = $1 FOR NO KEY UPDATE`, [flowId]);
+  /** Inserts the next version number of the flow (the caller holds the flow row, so numbers cannot collide). */
+  async insertVersion(manager: EntityManager, orgId: string, flowId: string, spec: FlowTemplateSpec, source: string): Promise<string> {
     const id = randomUUID();
     await manager.query(
       `INSERT INTO flow_templates (id, org_id, flow_id, version, spec, source)
        SELECT $1, $2, $3, COALESCE(MAX(version), 0) + 1, $4, $5 FROM flow_templates WHERE flow_id = $3`,
       [id, orgId, flowId, JSON.stringify(spec), source],
     );
-    if (makeCurrent) {
-      await manager.query(`UPDATE flows SET template_id = $2, updated_at = now() WHERE id = $1`, [flowId, id]);
-    }
     return id;
   }
 

@@ -1,0 +1,235 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { preparedQuery } from '../../../database/prepared-query';
+import { MomentSql } from '../../ledger/ledger.module';
+import { StagedEvidence } from '../upload/staged-evidence';
+import { BLOB_TUPLE, evidenceBlobInsertSql } from './evidence-store';
+
+/**
+ * One attestation row as the write path builds it (one per slot filled). `flow_id`, `trail_id` and
+ * `moment_number` are set once the trail is locked; `flow_seq` and `created_at` are given by the statement
+ * that inserts the row, under the flow's counter.
+ */
+export interface AttestationWriteRow {
+  id: string;
+  org_id: string;
+  flow_id: string;
+  trail_id: string;
+  moment_number: number;
+  name: string;
+  artifact_name: string | null;
+  artifact_fingerprint: string | null;
+  attestation_type: string;
+  schema_version: number;
+  is_compliant: boolean;
+  description: string;
+  origin_url: string | null;
+  external_urls: unknown;
+  annotations: unknown;
+  user_data: unknown;
+  git_commit_info: unknown;
+  repo_info: unknown;
+  data: unknown;
+  /** lowercase hex */
+  evidence_sha256: string | null;
+  evidence_filename: string | null;
+  evidence_size: number | null;
+  evidence_content_type: string | null;
+  reported_by: string;
+}
+
+/** An attestation of a group, addressed by names (the one-statement path resolves them). */
+export interface GroupRow extends AttestationWriteRow {
+  flow_name: string;
+  trail_name: string;
+  /** 1-based position of this attestation among the group's attestations of the same trail */
+  pos: number;
+  /** The first row of an attestation (one moment per attestation, whatever its number of slots). */
+  first_slot: boolean;
+}
+
+/**
+ * The columns every write statement takes from the rows it is sent, with their SQL types: the one definition
+ * both insert statements are built from. (`flow_seq` and `created_at` come from the flow counter; `flow_id`,
+ * `trail_id` and `moment_number` from the row in the prepared path and from the ledger in the group path.)
+ */
+const ROW_COLUMNS: ReadonlyArray<readonly [keyof AttestationWriteRow, string]> = [
+  ['id', 'uuid'],
+  ['org_id', 'uuid'],
+  ['name', 'text'],
+  ['artifact_name', 'text'],
+  ['artifact_fingerprint', 'text'],
+  ['attestation_type', 'text'],
+  ['schema_version', 'int'],
+  ['is_compliant', 'boolean'],
+  ['description', 'text'],
+  ['origin_url', 'text'],
+  ['external_urls', 'jsonb'],
+  ['annotations', 'jsonb'],
+  ['user_data', 'jsonb'],
+  ['git_commit_info', 'jsonb'],
+  ['repo_info', 'jsonb'],
+  ['data', 'jsonb'],
+  ['evidence_sha256', 'text'],
+  ['evidence_filename', 'text'],
+  ['evidence_size', 'bigint'],
+  ['evidence_content_type', 'text'],
+  ['reported_by', 'text'],
+];
+
+/** `jsonb_to_recordset(...) AS alias(<this>)`: the row columns plus the statement's own. */
+function recordsetColumns(own: ReadonlyArray<readonly [string, string]>): string {
+  return [...own, ...ROW_COLUMNS].map(([name, type]) => `${name} ${type}`).join(', ');
+}
+
+/** The INSERT of attestation rows from `from`, each row's placement given as SQL expressions. */
+function insertRowsSql(row: string, placement: { flowId: string; trailId: string; flowSeq: string; momentNumber: string; createdAt: string }, from: string, orderBy: string): string {
+  const columns = ['flow_id', 'trail_id', 'flow_seq', 'moment_number', 'created_at', ...ROW_COLUMNS.map(([name]) => name)];
+  const values = [
+    placement.flowId,
+    placement.trailId,
+    placement.flowSeq,
+    placement.momentNumber,
+    placement.createdAt,
+    ...ROW_COLUMNS.map(([name]) => (name === 'evidence_sha256' ? `decode(${row}.evidence_sha256, 'hex')` : `${row}.${name}`)),
+  ];
+  return `INSERT INTO attestations (${columns.join(', ')})
+       SELECT ${values.join(', ')}
+       FROM ${from}
+       ORDER BY ${orderBy}`;
+}
+
+/**
+ * The flow counters: `n` more attestations for each flow of `perFlow` (columns org_id, flow_id, n). Returns
+ * flow_id, attestation_count (after) and last_attested_at, which never goes back in time within a flow (so
+ * created_at follows flow_seq). A flow's first attestation creates its counter row.
+ */
+function counterSql(perFlow: string): string {
+  return `INSERT INTO flow_attestation_counters AS fc (org_id, flow_id, attestation_count, last_attested_at)
+       SELECT p.org_id, p.flow_id, p.n, clock_timestamp() FROM ${perFlow} p
+       ON CONFLICT (org_id, flow_id) DO UPDATE
+       SET attestation_count = fc.attestation_count + EXCLUDED.attestation_count,
+           last_attested_at = GREATEST(EXCLUDED.last_attested_at, fc.last_attested_at)
+       RETURNING fc.flow_id, fc.attestation_count, fc.last_attested_at`;
+}
+
+/**
+ * Owns the tables `attestations` and `flow_attestation_counters`. Two ways in, with the same effects:
+ * `insert` (in the caller's transaction, rows already placed in their trails) and `insertGroupAtOnce` (one
+ * statement in autocommit that also records the trails' moments and stores small blobs).
+ */
+@Injectable()
+export class AttestationRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Allocates the next flow_seq numbers (dense: the counter row stays locked until commit) and inserts the
+   * rows in that order, in one statement. Every row must belong to the same flow.
+   */
+  async insert(manager: EntityManager, rows: AttestationWriteRow[]): Promise<void> {
+    if (!rows.length) return;
+    const flowId = rows[0].flow_id;
+    if (rows.some((r) => r.flow_id !== flowId)) throw new Error('AttestationRepository.insert: attestations of several flows');
+    const ordered = rows.map((row, i) => ({ ...row, ord: i + 1 }));
+    await manager.query(
+      `WITH p AS (
+         SELECT $1::uuid AS org_id, $2::uuid AS flow_id, $3::int AS n
+       ), c AS (
+         ${counterSql('p')}
+       )
+       ${insertRowsSql(
+         'r',
+         { flowId: 'r.flow_id', trailId: 'r.trail_id', flowSeq: 'c.attestation_count - $3 + r.ord', momentNumber: 'r.moment_number', createdAt: 'c.last_attested_at' },
+         `c, jsonb_to_recordset($4::jsonb) AS r(${recordsetColumns([['ord', 'int'], ['flow_id', 'uuid'], ['trail_id', 'uuid'], ['moment_number', 'int']])})`,
+         'r.ord',
+       )}`,
+      [rows[0].org_id, flowId, rows.length, JSON.stringify(ordered)],
+    );
+  }
+
+  /**
+   * A whole group in one statement, outside any explicit transaction: locks the trails (id order), records one
+   * moment per attestation through the ledger's MomentSql, stores the blobs, takes each flow's counter and
+   * inserts the rows with dense per-flow flow_seq numbers. Every flow and trail must exist: otherwise nothing
+   * is written and the answer is an empty list. Rows come back as (id, flow_id, trail_id, moment_number).
+   */
+  async insertGroupAtOnce(
+    rows: GroupRow[],
+    blobs: StagedEvidence[],
+  ): Promise<Array<{ id: string; flow_id: string; trail_id: string; moment_number: number }>> {
+    // One entry per distinct trail (org, flow, trail name) with the number of attestations it takes.
+    const trails = new Map<string, { org_id: string; flow_name: string; trail_name: string; n: number }>();
+    for (const row of rows) {
+      if (!row.first_slot) continue;
+      const key = `${row.org_id}\u0000${row.flow_name}\u0000${row.trail_name}`;
+      const entry = trails.get(key);
+      if (entry) entry.n += 1;
+      else trails.set(key, { org_id: row.org_id, flow_name: row.flow_name, trail_name: row.trail_name, n: 1 });
+    }
+    const keys = [...trails.values()];
+    const values: unknown[] = [
+      keys.map((t) => t.org_id),
+      keys.map((t) => t.flow_name),
+      keys.map((t) => t.trail_name),
+      keys.map((t) => t.n),
+      JSON.stringify(rows.map((row, i) => ({ ...row, ord: i + 1 }))),
+    ];
+    const blobTuples: string[] = [];
+    for (const blob of blobs) {
+      values.push(blob.sha256, blob.size, await blob.read());
+      blobTuples.push(BLOB_TUPLE(values.length - 2));
+    }
+    const blobCte = blobTuples.length ? `, b AS (${evidenceBlobInsertSql(blobTuples, 'ok', 'ok.ok')} RETURNING sha256)` : '';
+    return preparedQuery(
+      this.dataSource,
+      `veritrail_attestation_group_v3_b${blobTuples.length}`,
+      `WITH k AS (
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int[]) AS k(org_id, flow_name, trail_name, n)
+       ), locked AS (
+         SELECT t.id AS trail_id, k.org_id, k.flow_name, k.trail_name, k.n
+         FROM k
+         JOIN flows f ON f.org_id = k.org_id AND f.name = k.flow_name
+         JOIN trails t ON t.flow_id = f.id AND t.name = k.trail_name
+         ORDER BY t.id
+         FOR UPDATE OF t
+       ), ok AS (
+         SELECT count(*) = cardinality($3::text[]) AS ok FROM locked
+       ), u AS (
+         ${MomentSql.advance('locked', { carry: ['org_id', 'flow_name', 'trail_name'], alsoFrom: 'ok', where: 'ok.ok' })}
+       ), r AS (
+         SELECT * FROM jsonb_to_recordset($5::jsonb) AS r(${recordsetColumns([
+           ['ord', 'int'],
+           ['flow_name', 'text'],
+           ['trail_name', 'text'],
+           ['pos', 'int'],
+           ['first_slot', 'boolean'],
+         ])})
+       ), ru AS (
+         SELECT r.*, u.trail_id, u.flow_id, ${MomentSql.number('u', 'r.pos')} AS moment_number, u.template_id, u.moment_at
+         FROM r JOIN u ON u.org_id = r.org_id AND u.flow_name = r.flow_name AND u.trail_name = r.trail_name
+       ), m AS (
+         ${MomentSql.insert(`SELECT ru.trail_id, ru.moment_number, ru.moment_at, 'attestation', ru.template_id, ru.id FROM ru WHERE ru.first_slot`)}
+         RETURNING subject_id
+       ), per_flow AS (
+         -- the flow counters are taken last (after the moments), so they are held only for the insert and the commit
+         SELECT ru.org_id, ru.flow_id, count(*)::int AS n FROM ru, (SELECT count(*) FROM m) AS after_moments GROUP BY ru.org_id, ru.flow_id
+       ), c AS (
+         ${counterSql('per_flow')}
+       )${blobCte}
+       ${insertRowsSql(
+         'ru',
+         {
+           flowId: 'ru.flow_id',
+           trailId: 'ru.trail_id',
+           flowSeq: 'c.attestation_count - p.n + row_number() OVER (PARTITION BY c.flow_id ORDER BY ru.ord)',
+           momentNumber: 'ru.moment_number',
+           createdAt: 'c.last_attested_at',
+         },
+         'ru JOIN c ON c.flow_id = ru.flow_id JOIN per_flow p ON p.flow_id = ru.flow_id',
+         'ru.ord',
+       )}
+       RETURNING id, flow_id, trail_id, moment_number`,
+      values,
+    );
+  }
+}

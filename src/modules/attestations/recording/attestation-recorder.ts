@@ -1,0 +1,259 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import { normaliseExternalUrls } from '../../../common/evidence/evidence-validators';
+import { NotFoundError, ValidationError } from '../../../common/errors/app-error';
+import { ArtifactDirectory } from '../../artifacts/artifacts.module';
+import { EnsuredTrail, TrailLedger } from '../../ledger/ledger.module';
+import { RepoDirectory } from '../../repos/repos.module';
+import { AttestationRepository, AttestationWriteRow, GroupRow } from '../persistence/attestation.repository';
+import { EvidenceStore } from '../persistence/evidence-store';
+import { AttestationRecordFields, AttestationTypeDefinition } from '../types/attestation-type';
+import { StagedEvidence } from '../upload/staged-evidence';
+
+/** A one-statement group write that committed but did not come back as expected; never retried. */
+export class GroupCommittedError extends Error {}
+
+/** Attachments up to this size may go in a one-statement group write (they are sent as parameters). */
+const GROUP_BLOB_MAX_BYTES = 1024 * 1024;
+
+export interface RecordAttestationInput {
+  orgId: string;
+  flowName: string;
+  trailName: string;
+  /** reported_by: the caller's e-mail or service account name */
+  actor: string;
+  type: AttestationTypeDefinition<any>;
+  /** Validated data of that type. */
+  data: object;
+  evidence?: StagedEvidence | null;
+}
+
+export interface RecordedAttestation {
+  /** One id per slot filled (usually one). */
+  attestationIds: string[];
+  flowId: string;
+  trailId: string;
+  momentNumber: number;
+  trailCreated: boolean;
+}
+
+/** An attestation whose trail is locked and moment recorded; its rows are written by `insert`. */
+export interface PreparedAttestation extends RecordedAttestation {
+  rows: AttestationWriteRow[];
+}
+
+interface Planned {
+  input: RecordAttestationInput;
+  fields: AttestationRecordFields;
+  isCompliant: boolean;
+}
+
+/**
+ * The write path of every attestation type. Three ways through it, with the same rows as a result (ids and
+ * times aside; test/attestations/write-paths.e2e-spec.ts checks it):
+ * - `record`: one attestation in the caller's transaction (prepare, then insert);
+ * - `prepareMany` + `insert`: a group of one flow in one transaction, set-based;
+ * - `recordGroupAtOnce`: a group of any flows and orgs in one statement (the common ingest case).
+ * Each attestation's rows come from `buildRows`, its moment from the ledger (TrailLedger / MomentSql), and its
+ * flow_seq and created_at from the flow counter (AttestationRepository).
+ */
+@Injectable()
+export class AttestationRecorder {
+  constructor(
+    private readonly ledger: TrailLedger,
+    private readonly artifacts: ArtifactDirectory,
+    private readonly repos: RepoDirectory,
+    private readonly store: EvidenceStore,
+    private readonly attestations: AttestationRepository,
+  ) {}
+
+  /** prepare + insert: one attestation in the caller's transaction. */
+  async record(manager: EntityManager, input: RecordAttestationInput): Promise<RecordedAttestation> {
+    const [prepared] = await this.prepareMany(manager, [input]);
+    await this.insert(manager, [prepared]);
+    return prepared;
+  }
+
+  /**
+   * Blobs -> trails (created if missing, locked in name order) -> artifact checks -> repos -> moments, for a
+   * group of attestations of one flow (same org and flow name), with one statement per step however large the
+   * group. Throws if any attestation of the group cannot be recorded (the caller then records them one by one
+   * to answer each).
+   */
+  async prepareMany(manager: EntityManager, inputs: RecordAttestationInput[]): Promise<PreparedAttestation[]> {
+    const { orgId, flowName, actor } = inputs[0];
+    const items = inputs.map(plan);
+
+    const blobs = distinctBlobs(inputs);
+    if (blobs.length === 1) await this.store.put(manager, blobs[0]);
+    else if (blobs.length) await this.store.putMany(manager, blobs);
+
+    const trails = await this.ledger.ensureTrails(
+      manager,
+      { orgId, flowName, actor },
+      items.map((i) => i.input.trailName),
+    );
+
+    const withArtifact = items.filter((i) => i.fields.artifactFingerprint);
+    const artifactNames = await this.artifacts.templateNamesOf(
+      manager,
+      withArtifact.map((i) => ({ trailId: trails.get(i.input.trailName)!.trailId, fingerprint: i.fields.artifactFingerprint! })),
+    );
+
+    const placed = items.map((item) => {
+      const trail = trails.get(item.input.trailName)!;
+      const slots = new Set<string | null>();
+      if (item.fields.artifactFingerprint) {
+        const artifactName = artifactNames.get(`${trail.trailId}/${item.fields.artifactFingerprint}`);
+        if (artifactName === undefined) {
+          throw new NotFoundError(
+            `Artifact with fingerprint '${item.fields.artifactFingerprint}' not found in trail '${item.input.trailName}' of flow '${flowName}'`,
+          );
+        }
+        slots.add(artifactName);
+      }
+      for (const target of item.fields.targetArtifacts ?? []) slots.add(target);
+      if (!slots.size) slots.add(null);
+      return { ...item, trail, slots: [...slots] };
+    });
+
+    for (const item of placed) {
+      if (item.fields.repoInfo) await this.repos.register(manager, orgId, item.fields.repoInfo);
+    }
+
+    const ids = placed.map((item) => item.slots.map(() => randomUUID()));
+    const moments = await this.ledger.recordMoments(
+      manager,
+      'attestation',
+      placed.map((item, i) => ({ trailId: item.trail.trailId, subjectId: ids[i][0] })),
+    );
+    return placed.map((item, i) => prepared(item, item.trail, ids[i], item.slots, moments[i].momentNumber));
+  }
+
+  /** Inserts prepared attestations of one flow under its counter (see AttestationRepository.insert). */
+  insert(manager: EntityManager, prepared: PreparedAttestation[]): Promise<void> {
+    return this.attestations.insert(
+      manager,
+      prepared.flatMap((p) => p.rows),
+    );
+  }
+
+  /**
+   * The common case in one statement, outside any explicit transaction: every trail exists and no attestation
+   * names an artifact fingerprint or a repo (those need lookups). The attestations may belong to any flows of
+   * any orgs. Returns null, having written nothing, when the group does not qualify or a flow or trail does not
+   * exist yet (the caller then takes the general path, which creates them).
+   */
+  async recordGroupAtOnce(inputs: RecordAttestationInput[]): Promise<RecordedAttestation[] | null> {
+    const items = inputs.map(plan);
+    if (items.some((i) => i.fields.artifactFingerprint || i.fields.repoInfo)) return null;
+    if (items.some((i) => i.input.evidence && i.input.evidence.size > GROUP_BLOB_MAX_BYTES)) return null;
+
+    const perTrail = new Map<string, number>();
+    const planned = items.map((item) => {
+      const key = `${item.input.orgId}\u0000${item.input.flowName}\u0000${item.input.trailName}`;
+      const pos = (perTrail.get(key) ?? 0) + 1;
+      perTrail.set(key, pos);
+      const slots = item.fields.targetArtifacts?.length ? [...new Set(item.fields.targetArtifacts)] : [null];
+      const ids = slots.map(() => randomUUID());
+      const rows = buildRows(item, UNPLACED, ids, slots, 0).map(
+        (row, slot): GroupRow => Object.assign(row, { flow_name: item.input.flowName, trail_name: item.input.trailName, pos, first_slot: slot === 0 }),
+      );
+      return { ids, rows };
+    });
+    const rows = planned.flatMap((p) => p.rows);
+    const inserted = await this.attestations.insertGroupAtOnce(rows, distinctBlobs(inputs));
+    if (!inserted.length) return null;
+    if (inserted.length !== rows.length) {
+      // Committed already: must not be retried (that would record attestations twice).
+      throw new GroupCommittedError(`group insert wrote ${inserted.length} of ${rows.length} rows`);
+    }
+    const byId = new Map(inserted.map((row) => [row.id, row]));
+    return planned.map(({ ids }) => {
+      const first = byId.get(ids[0])!;
+      return { attestationIds: ids, flowId: first.flow_id, trailId: first.trail_id, momentNumber: Number(first.moment_number), trailCreated: false };
+    });
+  }
+}
+
+const UNPLACED: Pick<EnsuredTrail, 'flowId' | 'trailId' | 'created'> = { flowId: '', trailId: '', created: false };
+
+function plan(input: RecordAttestationInput): Planned {
+  return { input, fields: input.type.toRecord(input.data), isCompliant: input.type.isCompliant(input.data) };
+}
+
+function distinctBlobs(inputs: RecordAttestationInput[]): StagedEvidence[] {
+  const blobs = new Map<string, StagedEvidence>();
+  for (const input of inputs) if (input.evidence) blobs.set(input.evidence.sha256Hex, input.evidence);
+  return [...blobs.values()];
+}
+
+function prepared(
+  item: Planned,
+  trail: Pick<EnsuredTrail, 'flowId' | 'trailId' | 'created'>,
+  ids: string[],
+  slots: Array<string | null>,
+  momentNumber: number,
+): PreparedAttestation {
+  return {
+    attestationIds: ids,
+    flowId: trail.flowId,
+    trailId: trail.trailId,
+    momentNumber,
+    trailCreated: trail.created,
+    rows: buildRows(item, trail, ids, slots, momentNumber),
+  };
+}
+
+/** The rows of one attestation, one per slot it fills: the one mapping from a type's fields to the columns. */
+export function buildRows(
+  item: Planned,
+  trail: Pick<EnsuredTrail, 'flowId' | 'trailId'>,
+  ids: string[],
+  slots: Array<string | null>,
+  momentNumber: number,
+): AttestationWriteRow[] {
+  const { input, fields } = item;
+  const common = {
+    org_id: input.orgId,
+    flow_id: trail.flowId,
+    trail_id: trail.trailId,
+    moment_number: momentNumber,
+    name: fields.attestationName,
+    artifact_fingerprint: fields.artifactFingerprint ?? null,
+    attestation_type: input.type.name,
+    schema_version: input.type.schemaVersion,
+    is_compliant: item.isCompliant,
+    description: fields.description ?? '',
+    origin_url: fields.originUrl ?? null,
+    external_urls: normaliseExternalUrls(fields.externalUrls as Record<string, unknown>),
+    annotations: fields.annotations ?? {},
+    user_data: fields.userData ?? {},
+    git_commit_info: fields.gitCommitInfo ?? null,
+    repo_info: fields.repoInfo ?? null,
+    data: fields.extra ?? {},
+    evidence_sha256: input.evidence?.sha256Hex ?? null,
+    evidence_filename: input.evidence?.filename ?? null,
+    evidence_size: input.evidence?.size ?? null,
+    evidence_content_type: input.evidence?.contentType ?? null,
+    reported_by: input.actor,
+  };
+  // One row per slot; the last (usually the only) one is `common` itself (no copy on the hot path).
+  return slots.map((artifactName, i) => {
+    const row = (i === slots.length - 1 ? common : { ...common }) as AttestationWriteRow;
+    row.id = ids[i];
+    row.artifact_name = artifactName;
+    return row;
+  });
+}
+
+// TEMPORARY until names move to the edge (common/validation/names.ts).
+const FLOW_NAME = /^[a-zA-Z0-9][a-zA-Z0-9.\-_~]*$/;
+const TRAIL_NAME = /^[a-zA-Z0-9][a-zA-Z0-9\-_.~]*$/;
+export function checkFlowAndTrailNames(flowName: string, trailName: string): void {
+  const errors: Record<string, string> = {};
+  if (!FLOW_NAME.test(flowName)) errors['path.flow_name'] = `must match ${FLOW_NAME.source}`;
+  if (!TRAIL_NAME.test(trailName)) errors['path.trail_name'] = `must match ${TRAIL_NAME.source}`;
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { FlowTemplateSpec } from './domain/flow-template';
+import { FlowFieldChanges, FlowRef, FlowRepository } from './persistence/flow.repository';
+import { FlowTemplateRepository, StoredTemplate } from './persistence/flow-template.repository';
+
+export interface SaveTemplateVersion {
+  orgId: string;
+  flowId: string;
+  /** The template in force now: an upload with the same source makes no new version. */
+  currentTemplateId: string | null;
+  spec: FlowTemplateSpec;
+  source: string;
+  /** It becomes the flow's template (create flow); a trail's own template (begin trail with a file) does not. */
+  makeCurrent: boolean;
+}
+
+/**
+ * The flows module's public surface: what other modules may ask of flows and their templates. Every method
+ * that writes runs in the caller's transaction (`manager`).
+ */
+@Injectable()
+export class FlowDirectory {
+  constructor(
+    private readonly flows: FlowRepository,
+    private readonly templates: FlowTemplateRepository,
+  ) {}
+
+  ensureFlow(manager: EntityManager, orgId: string, name: string, actor: string): Promise<FlowRef & { created: boolean }> {
+    return this.flows.ensure(manager, orgId, name, actor);
+  }
+
+  findFlow(manager: EntityManager, orgId: string, name: string): Promise<FlowRef | null> {
+    return this.flows.findByName(manager, orgId, name);
+  }
+
+  /** Takes the flow row for the rest of the transaction and returns it as it is now. */
+  lockFlow(manager: EntityManager, flowId: string): Promise<FlowRef> {
+    return this.flows.lock(manager, flowId);
+  }
+
+  updateFlow(manager: EntityManager, flowId: string, changes: FlowFieldChanges): Promise<void> {
+    return this.flows.update(manager, flowId, changes);
+  }
+
+  /**
+   * Stores `source` as a new template version of the flow unless it equals the current template's source.
+   * Takes the flow row first (after any trail lock the caller holds, the order every writer uses), so two
+   * uploads cannot pick the same version number. Returns the template id in force.
+   */
+  async saveTemplateVersion(manager: EntityManager, request: SaveTemplateVersion): Promise<string> {
+    if (request.currentTemplateId) {
+      const current = await this.templates.get(request.currentTemplateId, manager);
+      if (current && current.source === request.source) return current.id;
+    }
+    await this.flows.lock(manager, request.flowId);
+    const id = await this.templates.insertVersion(manager, request.orgId, request.flowId, request.spec, request.source);
+    if (request.makeCurrent) await this.flows.setTemplate(manager, request.flowId, id);
+    return id;
+  }
+
+  /** A stored template version (immutable, cached). */
+  template(id: string, manager?: EntityManager): Promise<StoredTemplate | null> {
+    return this.templates.get(id, manager);
+  }
+}

@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+
+export interface FlowRef {
+  id: string;
+  templateId: string | null;
+}
+
+/** Fields of a flow a client may change (create-or-update); undefined leaves the column as it is. */
+export interface FlowFieldChanges {
+  description?: string;
+  visibility?: string;
+  /** null or '' clears it. */
+  repoUrl?: string | null;
+}
+
+/** Owns the `flows` table: every write to it is here. */
+@Injectable()
+export class FlowRepository {
+  /** Finds or creates a flow (no template); race-safe through the (org_id, name) unique key. */
+  async ensure(manager: EntityManager, orgId: string, name: string, actor: string): Promise<FlowRef & { created: boolean }> {
+    const inserted: Array<{ id: string }> = await manager.query(
+      `INSERT INTO flows (id, org_id, name, created_by) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (org_id, name) DO NOTHING RETURNING id`,
+      [randomUUID(), orgId, name, actor],
+    );
+    if (inserted.length) return { id: inserted[0].id, templateId: null, created: true };
+    const found = await this.findByName(manager, orgId, name);
+    if (!found) throw new Error(`flow ${name} vanished after a conflicting insert`);
+    return { ...found, created: false };
+  }
+
+  async findByName(manager: EntityManager, orgId: string, name: string): Promise<FlowRef | null> {
+    const rows: Array<{ id: string; template_id: string | null }> = await manager.query(
+      `SELECT id, template_id FROM flows WHERE org_id = $1 AND name = $2`,
+      [orgId, name],
+    );
+    return rows.length ? { id: rows[0].id, templateId: rows[0].template_id } : null;
+  }
+
+  /**
+   * Takes the flow row (FOR NO KEY UPDATE: trails and templates referencing it can still be inserted) and
+   * returns its current template. Every writer takes it after any trail lock it holds.
+   */
+  async lock(manager: EntityManager, flowId: string): Promise<FlowRef> {
+    const rows: Array<{ id: string; template_id: string | null }> = await manager.query(
+      `SELECT id, template_id FROM flows WHERE id = $1 FOR NO KEY UPDATE`,
+      [flowId],
+    );
+    if (!rows.length) throw new Error(`flow ${flowId} not found while locking it`);
+    return { id: rows[0].id, templateId: rows[0].template_id };
+  }
+
+  async update(manager: EntityManager, flowId: string, changes: FlowFieldChanges): Promise<void> {
+    const sets: string[] = [];
+    const params: unknown[] = [flowId];
+    const set = (column: string, value: unknown) => {
+      params.push(value);
+      sets.push(`${column} = $${params.length}`);
+    };
+    if (changes.description != null) set('description', changes.description);
+    if (changes.visibility != null) set('visibility', changes.visibility);
+    if (changes.repoUrl !== undefined) set('repo_url', changes.repoUrl || null);
+    if (!sets.length) return;
+    await manager.query(`UPDATE flows SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, params);
+  }
+
+  async setTemplate(manager: EntityManager, flowId: string, templateId: string): Promise<void> {
+    await manager.query(`UPDATE flows SET template_id = $2, updated_at = now() WHERE id = $1`, [flowId, templateId]);
+  }
+}

@@ -1,0 +1,173 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+
+export type MomentKind = 'trail_begun' | 'template_changed' | 'attestation' | 'artifact' | 'decision' | 'trail_updated';
+
+export interface LockedTrail {
+  flowId: string;
+  trailId: string;
+  /** The template the trail is evaluated against (null: untemplated). */
+  templateId: string | null;
+}
+
+export interface RecordedMoment {
+  momentNumber: number;
+  createdAt: Date;
+}
+
+/** One moment to add: the trail it belongs to and what it records (an attestation id, an artifact id ...). */
+export interface MomentEntry {
+  trailId: string;
+  subjectId: string | null;
+}
+
+/** A trail column a client may set, with its value and the SQL cast used to compare it with the stored one. */
+export interface TrailField {
+  column: 'description' | 'git_commit_info' | 'repo_info' | 'user_data' | 'origin_url' | 'external_urls';
+  value: unknown;
+  cast: '::text' | '::jsonb';
+}
+
+/**
+ * Moment numbering, defined once. Every path that adds moments (one moment, a set of moments in one
+ * transaction, and the one-statement attestation group) is built from these three pieces, so they cannot
+ * number differently:
+ * - `advance`: a CTE body that moves each trail of `source` (columns `trail_id`, `n`) on by `n` moments and
+ *   stamps the trail's `updated_at`; it returns `trail_id, flow_id, last_moment, template_id, moment_at, n`
+ *   (plus the `carry` columns of the source);
+ * - `number`: the moment number of the `position`-th (from 1) of those `n` moments;
+ * - `insert`: the INSERT into `trail_moments` for a SELECT of (trail_id, moment_number, created_at, kind,
+ *   template_id, subject_id).
+ * The trail row stays locked until the transaction commits, so a trail's moments are 1, 2, 3 ... without
+ * gaps, and every moment of one statement carries the same `created_at` as its trail's `updated_at`.
+ */
+export const MomentSql = {
+  advance(source: string, options: { carry?: string[]; alsoFrom?: string; where?: string } = {}): string {
+    const carry = (options.carry ?? []).map((c) => `, s.${c}`).join('');
+    return `UPDATE trails t SET last_moment = t.last_moment + s.n, updated_at = clock_timestamp()
+       FROM ${source} s${options.alsoFrom ? `, ${options.alsoFrom}` : ''}
+       WHERE t.id = s.trail_id${options.where ? ` AND ${options.where}` : ''}
+       RETURNING t.id AS trail_id, t.flow_id, t.last_moment, t.template_id, t.updated_at AS moment_at, s.n${carry}`;
+  },
+  number(advanced: string, position: string): string {
+    return `${advanced}.last_moment - ${advanced}.n + ${position}`;
+  },
+  insert(select: string): string {
+    return `INSERT INTO trail_moments (trail_id, moment_number, created_at, kind, template_id, subject_id) ${select}`;
+  },
+};
+
+/**
+ * Owns the tables `trails` and `trail_moments` (a trail's append-only log: a moment is only ever written
+ * together with its trail row's counter). Every SQL statement that writes either table is here or built from
+ * MomentSql. Callers run inside a transaction (UnitOfWork).
+ */
+@Injectable()
+export class TrailRepository {
+  /** Locks the trail named `trailName` of flow `flowName` (FOR UPDATE), or null. */
+  async lockByName(manager: EntityManager, orgId: string, flowName: string, trailName: string): Promise<LockedTrail | null> {
+    const rows: Array<{ id: string; flow_id: string; template_id: string | null }> = await manager.query(
+      `SELECT t.id, t.flow_id, t.template_id
+       FROM flows f JOIN trails t ON t.flow_id = f.id
+       WHERE f.org_id = $1 AND f.name = $2 AND t.name = $3
+       FOR UPDATE OF t`,
+      [orgId, flowName, trailName],
+    );
+    return rows.length ? { flowId: rows[0].flow_id, trailId: rows[0].id, templateId: rows[0].template_id } : null;
+  }
+
+  /** Locks the existing trails among `names` of one flow, in name order (the order every group writer uses). */
+  async lockManyByName(manager: EntityManager, orgId: string, flowName: string, names: string[]): Promise<Map<string, LockedTrail>> {
+    const rows: Array<{ id: string; name: string; flow_id: string; template_id: string | null }> = await manager.query(
+      `SELECT t.id, t.name, t.flow_id, t.template_id
+       FROM flows f JOIN trails t ON t.flow_id = f.id
+       WHERE f.org_id = $1 AND f.name = $2 AND t.name = ANY($3::text[])
+       ORDER BY t.name
+       FOR UPDATE OF t`,
+      [orgId, flowName, names],
+    );
+    return new Map(rows.map((t) => [t.name, { flowId: t.flow_id, trailId: t.id, templateId: t.template_id }]));
+  }
+
+  /** Locks the trail `name` of the flow with id `flowId`, or null. */
+  async lockInFlow(manager: EntityManager, flowId: string, name: string): Promise<LockedTrail | null> {
+    const rows: Array<{ id: string; template_id: string | null }> = await manager.query(
+      `SELECT id, template_id FROM trails WHERE flow_id = $1 AND name = $2 FOR UPDATE`,
+      [flowId, name],
+    );
+    return rows.length ? { flowId, trailId: rows[0].id, templateId: rows[0].template_id } : null;
+  }
+
+  /**
+   * Inserts a trail unless one of that name exists in the flow (then null: ON CONFLICT waited for a
+   * concurrent creator to commit). The new row is locked by this transaction; it has no moment yet.
+   */
+  async insertIfAbsent(
+    manager: EntityManager,
+    trail: { orgId: string; flowId: string; name: string; templateId: string | null; actor: string; fields?: TrailField[] },
+  ): Promise<string | null> {
+    const fields = trail.fields ?? [];
+    const columns = ['id', 'org_id', 'flow_id', 'name', 'template_id', 'created_by', ...fields.map((f) => f.column)];
+    const values = [randomUUID(), trail.orgId, trail.flowId, trail.name, trail.templateId, trail.actor, ...fields.map((f) => f.value)];
+    const inserted: Array<{ id: string }> = await manager.query(
+      `INSERT INTO trails (${columns.join(', ')}, created_at, updated_at)
+       VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')}, clock_timestamp(), clock_timestamp())
+       ON CONFLICT (flow_id, name) DO NOTHING RETURNING id`,
+      values,
+    );
+    return inserted.length ? inserted[0].id : null;
+  }
+
+  /** Sets the fields given; true when any stored value changed. */
+  async updateFields(manager: EntityManager, trailId: string, fields: TrailField[]): Promise<boolean> {
+    if (!fields.length) return false;
+    const sets = fields.map((f, i) => `${f.column} = $${i + 2}`);
+    const distinct = `(${fields.map((f) => f.column).join(', ')}) IS DISTINCT FROM (${fields.map((f, i) => `$${i + 2}${f.cast}`).join(', ')})`;
+    const updated = await manager.query(`UPDATE trails SET ${sets.join(', ')} WHERE id = $1 AND ${distinct} RETURNING id`, [
+      trailId,
+      ...fields.map((f) => f.value),
+    ]);
+    // TypeORM answers an UPDATE with [rows, rowCount].
+    return Number(updated[1] ?? 0) > 0;
+  }
+
+  async setTemplate(manager: EntityManager, trailId: string, templateId: string): Promise<void> {
+    await manager.query(`UPDATE trails SET template_id = $2 WHERE id = $1`, [trailId, templateId]);
+  }
+
+  /**
+   * Adds one moment of `kind` per entry, in entry order within each trail, for any number of locked trails in
+   * one statement. Returns each entry's moment.
+   */
+  async recordMoments(manager: EntityManager, kind: MomentKind, entries: MomentEntry[]): Promise<RecordedMoment[]> {
+    const perTrail = new Map<string, number>();
+    const position = entries.map((e) => {
+      const n = (perTrail.get(e.trailId) ?? 0) + 1;
+      perTrail.set(e.trailId, n);
+      return n;
+    });
+    const rows: Array<{ trail_id: string; moment_number: number; created_at: Date }> = await manager.query(
+      `WITH k AS (
+         SELECT * FROM unnest($1::uuid[], $2::int[]) AS k(trail_id, n)
+       ), u AS (
+         ${MomentSql.advance('k')}
+       )
+       ${MomentSql.insert(
+         `SELECT u.trail_id, ${MomentSql.number('u', 'e.i')}, u.moment_at, $6, u.template_id, e.subject_id
+          FROM u JOIN unnest($3::uuid[], $4::uuid[], $5::int[]) AS e(trail_id, subject_id, i) ON e.trail_id = u.trail_id`,
+       )}
+       RETURNING trail_id, moment_number, created_at`,
+      [[...perTrail.keys()], [...perTrail.values()], entries.map((e) => e.trailId), entries.map((e) => e.subjectId), position, kind],
+    );
+    if (rows.length !== entries.length) throw new Error(`recorded ${rows.length} of ${entries.length} moments: a trail was not found`);
+    // Within a trail, the i-th entry took the i-th lowest of its new moment numbers.
+    const first = new Map<string, number>();
+    for (const row of rows) {
+      const n = Number(row.moment_number);
+      first.set(row.trail_id, Math.min(first.get(row.trail_id) ?? n, n));
+    }
+    const createdAt = new Map(rows.map((row) => [row.trail_id, new Date(row.created_at)]));
+    return entries.map((e, i) => ({ momentNumber: first.get(e.trailId)! + position[i] - 1, createdAt: createdAt.get(e.trailId)! }));
+  }
+}

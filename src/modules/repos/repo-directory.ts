@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { RepoInfoInput, RepoRepository, RepoRow } from './persistence/repo.repository';
+
+/**
+ * The repos module's public surface. Evidence writers (trails, artifacts, attestations) register the repo a
+ * `repo_info` describes, in their own transaction.
+ */
+@Injectable()
+export class RepoDirectory {
+  constructor(private readonly repos: RepoRepository) {}
+
+  /**
+   * Registers or updates the org's repo described by a `repo_info`, keyed by the provider's repo id (the name
+   * when no id is sent). Reads first and writes only when something changed, so the many attestations that
+   * repeat the same `repo_info` never queue on the repo row's lock. Returns the repo's id (minted here).
+   */
+  async register(manager: EntityManager, orgId: string, info: RepoInfoInput): Promise<string> {
+    const externalId = info.id && String(info.id).length ? String(info.id) : info.name;
+    const known = await this.repos.findByExternalId(manager, orgId, externalId);
+    // Optional fields the client did not send keep what the repo already has.
+    const additional = info.additional_info && Object.keys(info.additional_info).length ? info.additional_info : null;
+    const wanted = {
+      name: info.name,
+      url: info.url ?? known?.url ?? null,
+      provider: info.provider ?? known?.provider ?? null,
+      description: info.description ?? known?.description ?? null,
+      namespace_path: info.namespace_path ?? known?.namespace_path ?? null,
+      additional_info: additional ?? known?.additional_info ?? {},
+    };
+    if (known && sameRepo(known, wanted)) return known.id;
+    return this.repos.upsert(manager, orgId, externalId, wanted);
+  }
+}
+
+function sameRepo(row: RepoRow, wanted: Omit<RepoRow, 'id'>): boolean {
+  return (
+    row.name === wanted.name &&
+    row.url === wanted.url &&
+    row.provider === wanted.provider &&
+    row.description === wanted.description &&
+    row.namespace_path === wanted.namespace_path &&
+    JSON.stringify(row.additional_info ?? {}) === JSON.stringify(wanted.additional_info)
+  );
+}
