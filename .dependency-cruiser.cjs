@@ -1,0 +1,74 @@
+/**
+ * Module boundaries, checked by `npm test` (scripts/check-boundaries.js runs this before jest). Each rule says
+ * what it protects; docs/architecture.md explains the layout they enforce. Specs (`*.spec.ts`) may import what
+ * they test, wherever it is.
+ */
+const SPEC = '\\.spec\\.ts$';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'module-public-surface',
+      severity: 'error',
+      comment:
+        'A feature module is entered only through its module file (src/modules/<name>/<name>.module.ts), which ' +
+        "exports its facades and re-exports its public types. Never import another module's persistence/, domain/, " +
+        'commands/, queries/, dto/ or any other internal file: ask the owner to export what you need.',
+      from: { path: '^src/modules/([^/]+)/', pathNot: SPEC },
+      to: {
+        path: '^src/modules/([^/]+)/',
+        pathNot: ['^src/modules/$1/', '^src/modules/([^/]+)/\\1\\.module\\.ts$', '^src/modules/feature-modules\\.ts$'],
+      },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'No import cycles, within a module or between modules (a module-level cycle always shows as a file cycle, ' +
+        'because a module file imports its providers). Type-only imports count too. (libs/rego has cycles among its ' +
+        'builtins and compiler files; splitting them is part of the engine layout work, so libs/ is not held to this yet.)',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'common-below-modules',
+      severity: 'error',
+      comment: 'src/common and src/database are shared infrastructure: they never depend on a feature module.',
+      from: { path: '^src/(common|database)/', pathNot: SPEC },
+      to: { path: '^src/modules/' },
+    },
+    {
+      name: 'domain-is-plain',
+      severity: 'error',
+      comment:
+        'domain/ holds plain types and rules: no Nest, no TypeORM, no persistence, no other module at run time ' +
+        '(type-only imports of a module file are fine: they vanish when compiled).',
+      from: { path: '^src/modules/[^/]+/domain/', pathNot: SPEC },
+      to: {
+        path: ['^node_modules/(@nestjs|typeorm|pg)/', '/persistence/', '^src/modules/[^/]+/[^/]+\\.module\\.ts$'],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'libs-stand-alone',
+      severity: 'error',
+      comment: 'libs/ is code with no Nest and no service in it: it may not import Nest, TypeORM or anything under src/.',
+      from: { path: '^libs/' },
+      to: { path: ['^src/', '^node_modules/(@nestjs|typeorm)/'] },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'An import that does not resolve is a typo or a missing dependency.',
+      from: { path: '^(src|libs)/' },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['^dist/', '^node_modules/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.d.ts', '.js', '.json'] },
+  },
+};
