@@ -4,7 +4,8 @@ import { FlowsModule } from '../flows/flows.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { ReposModule } from '../repos/repos.module';
 import { BeginTrailHandler } from './commands/begin-trail/begin-trail.handler';
-import { MomentCache } from './persistence/moment-cache';
+import { MomentCache } from './queries/get-trail-moment/moment-cache';
+import { TrailListReader } from './persistence/trail-list.reader';
 import { TrailStateReader } from './persistence/trail-state.reader';
 import { GetTrailMomentHandler } from './queries/get-trail-moment/get-trail-moment.handler';
 import { GetTrailHandler } from './queries/get-trail/get-trail.handler';
@@ -21,7 +22,7 @@ import { TrailsController } from './trails.controller';
 @Module({
   imports: [LedgerModule, FlowsModule, ReposModule, AttestationsModule],
   controllers: [TrailsController],
-  providers: [TrailStateReader, MomentCache, BeginTrailHandler, GetTrailHandler, ListTrailsHandler, GetTrailMomentHandler],
+  providers: [TrailStateReader, TrailListReader, MomentCache, BeginTrailHandler, GetTrailHandler, ListTrailsHandler, GetTrailMomentHandler],
   exports: [TrailStateReader],
 })
 export class TrailsModule {}

@@ -2,7 +2,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { NotFoundError, ValidationError } from '../../../../common/errors/app-error';
 import { MomentExpressionError, MomentSelector, parseMomentExpression } from '../../domain/moment-expression';
 import { toMomentResponse, TrailMomentResponse } from '../../dto/trail.response';
-import { MomentCache } from '../../persistence/moment-cache';
+import { MomentCache } from './moment-cache';
 import { TrailStateReader } from '../../persistence/trail-state.reader';
 import { GetTrailMomentQuery } from './get-trail-moment.query';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TrailMomentResponse } from '../dto/trail.response';
+import { TrailMomentResponse } from '../../dto/trail.response';
 
 /** Per-process budget for cached moments (serialized size). */
 const BUDGET_BYTES = 32 * 1024 * 1024;

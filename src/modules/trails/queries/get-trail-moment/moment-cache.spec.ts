@@ -1,4 +1,4 @@
-import { TrailMomentResponse } from '../dto/trail.response';
+import { TrailMomentResponse } from '../../dto/trail.response';
 import { MomentCache } from './moment-cache';
 
 const moment = (n: number): TrailMomentResponse => ({ moment_number: n, created_at: n, template_id: null, compliance_status: {} });
