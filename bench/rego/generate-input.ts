@@ -1,6 +1,6 @@
 /**
- * Deterministic evaluation input for the benchmark: `input.trails` as the service builds it (see
- * /work/shared/policies/README.md): each trail is a GET-trail document modelled on the reference trail example
+ * Deterministic evaluation input for the benchmark: `input.trails` as the service builds it for policies:
+ * each trail is a GET-trail document shaped like a real GET-trail response
  * (git commit info, template, events...), with flow_name / trail_name / moment_number added and a
  * compliance_status whose attestations_statuses are maps name -> slot. 20 attestation slots per trail: 4 at trail
  * level and 8 on each of 2 artifacts. A seeded PRNG makes some slots missing, failing, stale or unexpected.

@@ -5,8 +5,8 @@ import { addMember, bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
 
 /**
- * The authentication and authorization matrix of decisions.md: 401 for every credential problem (with
- * WWW-Authenticate), 404 for an unknown org, 403 for a caller without a role or with too low a role.
+ * The API's authentication and authorization rules, checked in this order: 401 for every credential problem
+ * (with WWW-Authenticate), 404 for an unknown org, 403 for a caller without a role or with too low a role.
  */
 describe('authentication and roles', () => {
   let t: TestApp;

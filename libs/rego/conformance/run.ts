@@ -2,6 +2,7 @@
  * OPA conformance runner: `npm run conformance -- [dir] [--verbose] [--filter text]`.
  * Reads OPA's YAML cases from a path (never copied into the project), runs each one the way OPA's runner does
  * and prints pass/fail per directory, ending with the line `N passed, N failed`.
+ * `runConformance` is the same run as a function; `conformance.spec.ts` uses it to hold `npm test` to baseline.json.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -145,38 +146,69 @@ function runCase(c: Case): Outcome {
   return { ok: false, reason: `want ${JSON.stringify(want).slice(0, 300)}, got ${JSON.stringify(rows).slice(0, 300)}` };
 }
 
-function main(): void {
-  const args = process.argv.slice(2);
-  const verbose = args.includes('--verbose') || args.includes('-v');
-  const fi = args.indexOf('--filter');
-  const filter = fi >= 0 ? args[fi + 1] : undefined;
-  const positional = args.filter((a, i) => !a.startsWith('-') && !(fi >= 0 && i === fi + 1));
-  const root = path.resolve(positional[0] ?? path.join(process.cwd(), '../shared/opa-conformance/cases'));
-  const exclusionsFile = path.join(__dirname, 'exclusions.json');
-  const exclusions: Record<string, string> = fs.existsSync(exclusionsFile) ? JSON.parse(fs.readFileSync(exclusionsFile, 'utf8')) : {};
-  const perDir = new Map<string, { pass: number; fail: number; failures: string[] }>();
-  let pass = 0;
-  let fail = 0;
+/** Where the cases are read from when no path is given: OPA_CONFORMANCE_CASES, else a folder beside the repository. */
+export function defaultCasesDir(): string {
+  const fromEnv = process.env.OPA_CONFORMANCE_CASES;
+  if (fromEnv) return path.resolve(fromEnv);
+  return path.resolve(repoRoot(), '../shared/opa-conformance/cases');
+}
+
+/** The folder holding package.json, from this file or its compiled copy under dist/. */
+function repoRoot(): string {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
+
+export interface CaseResult {
+  /** The case's `note` (OPA's name for it; a few notes are shared by several cases of one file). */
+  note: string;
+  /** The YAML file, relative to the cases folder. */
+  file: string;
+  /** The directory the per-directory summary counts it under. */
+  dir: string;
+  ok: boolean;
+  reason?: string;
+}
+
+export interface ConformanceRun {
+  results: CaseResult[];
+  passed: number;
+  failed: number;
+  excluded: number;
+  /** Files that are not valid YAML: their cases did not run at all. */
+  unreadable: string[];
+  ms: number;
+}
+
+export function loadExclusions(): Record<string, string> {
+  const file = path.join(repoRoot(), 'libs/rego/conformance/exclusions.json'); // tsc does not copy it to dist/
+  return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
+}
+
+/** Runs every case under `root` (a folder or one YAML file), except those in exclusions.json. */
+export function runConformance(root: string, options: { filter?: string } = {}): ConformanceRun {
+  const exclusions = loadExclusions();
+  const results: CaseResult[] = [];
+  const unreadable: string[] = [];
   let excluded = 0;
   const started = Date.now();
   for (const file of findYaml(root)) {
-    const rel = path.relative(root, file);
+    const rel = path.relative(root, file) || path.basename(file);
     const dir = path.dirname(rel) === '.' ? path.basename(path.dirname(file)) : path.dirname(rel);
     let doc: { cases?: Case[] };
     try {
       doc = parseYaml(fs.readFileSync(file, 'utf8')) as { cases?: Case[] };
     } catch (e) {
-      console.error(`${rel}: cannot parse YAML: ${(e as Error).message}`);
+      unreadable.push(`${rel}: cannot parse YAML: ${(e as Error).message}`);
       continue;
     }
     for (const c of doc.cases ?? []) {
-      if (filter && !c.note.includes(filter)) continue;
+      if (options.filter && !c.note.includes(options.filter)) continue;
       if (exclusions[c.note] !== undefined || exclusions[rel] !== undefined || exclusions[path.basename(file)] !== undefined) {
         excluded++;
         continue;
       }
-      let st = perDir.get(dir);
-      if (!st) perDir.set(dir, (st = { pass: 0, fail: 0, failures: [] }));
       const env = c.env ?? {};
       const saved: Record<string, string | undefined> = {};
       for (const [k, v] of Object.entries(env)) {
@@ -194,23 +226,43 @@ function main(): void {
           else process.env[k] = v;
         }
       }
-      if (out.ok) {
-        st.pass++;
-        pass++;
-      } else {
-        st.fail++;
-        fail++;
-        st.failures.push(`${c.note} (${rel}): ${out.reason}`);
-      }
+      results.push({ note: c.note, file: rel, dir, ok: out.ok, reason: out.reason });
+    }
+  }
+  const passed = results.filter((r) => r.ok).length;
+  return { results, passed, failed: results.length - passed, excluded, unreadable, ms: Date.now() - started };
+}
+
+function main(): void {
+  const args = process.argv.slice(2);
+  const verbose = args.includes('--verbose') || args.includes('-v');
+  const fi = args.indexOf('--filter');
+  const filter = fi >= 0 ? args[fi + 1] : undefined;
+  const positional = args.filter((a, i) => !a.startsWith('-') && !(fi >= 0 && i === fi + 1));
+  const root = positional[0] !== undefined ? path.resolve(positional[0]) : defaultCasesDir();
+  if (!fs.existsSync(root)) {
+    console.error(`no OPA conformance cases at ${root}: pass the folder of YAML cases as the first argument`);
+    process.exit(2);
+  }
+  const run = runConformance(root, { filter });
+  for (const line of run.unreadable) console.error(line);
+  const perDir = new Map<string, { pass: number; fail: number; failures: string[] }>();
+  for (const r of run.results) {
+    let st = perDir.get(r.dir);
+    if (!st) perDir.set(r.dir, (st = { pass: 0, fail: 0, failures: [] }));
+    if (r.ok) st.pass++;
+    else {
+      st.fail++;
+      st.failures.push(`${r.note} (${r.file}): ${r.reason}`);
     }
   }
   for (const [dir, st] of [...perDir.entries()].sort()) {
     console.log(`${dir.padEnd(32)} ${String(st.pass).padStart(4)} passed ${String(st.fail).padStart(4)} failed`);
     if (verbose) for (const f of st.failures) console.log(`    FAIL ${f}`);
   }
-  if (excluded) console.log(`${excluded} excluded (see libs/rego/conformance/exclusions.json)`);
-  console.log(`time ${Date.now() - started} ms`);
-  console.log(`${pass} passed, ${fail} failed`);
+  if (run.excluded) console.log(`${run.excluded} excluded (see libs/rego/conformance/exclusions.json)`);
+  console.log(`time ${run.ms} ms`);
+  console.log(`${run.passed} passed, ${run.failed} failed`);
 }
 
-main();
+if (require.main === module) main();

@@ -1,8 +1,10 @@
 import type { Response } from 'express';
 
 /**
- * A "string body" (decisions.md) is a JSON string with `Content-Type: application/json`. Nest sends a returned
- * string as text/html, so routes either set the status and type here (`@Res({passthrough: true})`) ...
+ * Routes that answer with a short message (create flow, begin trail, report artifact, attest) send it as a
+ * "string body": a JSON string (`"OK"` or a sentence) with `Content-Type: application/json`, since every response
+ * of the API is JSON. Nest sends a returned string as text/html, so routes either set the status and type here
+ * (`@Res({passthrough: true})`) ...
  */
 export function jsonString(res: Response, status: number, message: string): string {
   res.status(status).type('application/json');

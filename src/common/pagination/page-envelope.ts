@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
-/** `page` (from 1) and `per_page` (1..100, default 20), as decisions.md sets them for lists. */
+/** List paging: `page` from 1 (default 1), `per_page` 1..100 (default 20); a value out of range is 400. */
 export class PageQueryDto {
   @IsOptional()
   @Type(() => Number)

@@ -1,0 +1,93 @@
+/**
+ * One entry point for the benchmarks: `npm run bench -- <name> [options]`; `npm run bench` alone lists them.
+ * Each benchmark is its own script under bench/<name>/ (see its header and bench/RESULTS.md); this only runs it
+ * in a child process, after building dist/ when the benchmark starts the real service.
+ */
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+
+interface Bench {
+  script: string;
+  /** Starts dist/src/main.js, so the service is built first. */
+  needsBuild: boolean;
+  what: string;
+  options: string;
+  /** Options that make a run of a few seconds, to check the benchmark still starts and ends. */
+  quick: string;
+}
+
+const BENCHES: Record<string, Bench> = {
+  rego: {
+    script: 'bench/rego/run.ts',
+    needsBuild: false,
+    what: 'Rego engine: compliance policy vs JSON.parse, 100-file bundle compile, sandbox digest cache',
+    options: '[--runs N] [--trails N] [--rules] [--md]',
+    quick: '--runs 3 --trails 10',
+  },
+  ingest: {
+    script: 'bench/ingest/run.ts',
+    needsBuild: true,
+    what: 'generic attestation ingest vs a bare express route (1 KB, then 100 KB attachments)',
+    options: '[--seconds N] [--rounds N] [--clients N] [--flows N] [--small-only] [--md]',
+    quick: '--seconds 1 --rounds 1 --small-only',
+  },
+  'ingest-compare': {
+    script: 'bench/ingest/compare.ts',
+    needsBuild: false,
+    what: 'two builds of the service side by side (copies of dist/ under bench/.work/), paired rounds',
+    options: '<A>/src/main.js <B>/src/main.js [--rounds N] [--seconds N] [--attachment-kb N]',
+    quick: 'dist/src/main.js dist/src/main.js --rounds 1 --seconds 1',
+  },
+  listing: {
+    script: 'bench/listing/run.ts',
+    needsBuild: true,
+    what: 'GET /attestations/{org}/{flow} pages over one flow of 1,000,000 attestations',
+    options: '[--rows N] [--samples N] [--md]',
+    // the time-span case needs 50,000 rows after the first 40%
+    quick: '--rows 100000 --samples 20',
+  },
+  moments: {
+    script: 'bench/moments/run.ts',
+    needsBuild: true,
+    what: 'trail moment expressions on a trail with 10,000 attestations',
+    options: '[--attestations N] [--requests N] [--md]',
+    // the `-5000` expression needs 5,000 events
+    quick: '--attestations 6000 --requests 5',
+  },
+};
+
+const ROOT = path.resolve(__dirname, '..');
+
+function usage(code: number): never {
+  const lines = ['usage: npm run bench -- <name> [options]   (figures and method: bench/RESULTS.md)', ''];
+  for (const [name, b] of Object.entries(BENCHES)) {
+    lines.push(`  ${name.padEnd(15)} ${b.what}`);
+    lines.push(`  ${''.padEnd(15)} options: ${b.options}; a short run: ${b.quick}`);
+  }
+  (code ? console.error : console.log)(lines.join('\n'));
+  process.exit(code);
+}
+
+function run(command: string, args: string[]): number {
+  const r = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' });
+  if (r.error) throw r.error;
+  return r.status ?? 1;
+}
+
+function main(): void {
+  const [name, ...rest] = process.argv.slice(2);
+  const bench = name ? BENCHES[name] : undefined;
+  if (!name || name === '--help' || name === '-h') usage(0);
+  if (!bench) {
+    console.error(`no benchmark named ${JSON.stringify(name)}\n`);
+    usage(2);
+  }
+  if (bench.needsBuild) {
+    const tsc = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
+    const built = run(process.execPath, [tsc, '-p', 'tsconfig.build.json']);
+    if (built !== 0) process.exit(built);
+  }
+  process.exit(run(process.execPath, ['-r', 'ts-node/register/transpile-only', bench.script, ...rest]));
+}
+
+main();
