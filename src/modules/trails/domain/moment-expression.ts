@@ -1,5 +1,5 @@
 /**
- * The `{moment_expression}` grammar of decisions.md ("Trail moments"), parsed into a plain value; resolving it
+ * The `{moment_expression}` grammar of trail moments (and, later, snapshots), parsed into a plain value; resolving it
  * against the database is the query handler's job.
  *
  *   N | #N            moment number N (1-based)
