@@ -41,7 +41,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
     DATABASE_URL: url,
     ADMIN_TOKEN: adminToken,
   });
-  const dataSource = await openDataSource(url);
+  const dataSource = await openDataSource(url, config.database);
   await runMigrations(dataSource);
   const app = await createApp({ config, dataSource, adminToken, logger: new JsonLogger(config.logLevel), clock });
   await app.listen(0, '127.0.0.1');
