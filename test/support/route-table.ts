@@ -1,4 +1,7 @@
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import { API_PREFIX, UNPREFIXED_PATHS } from '../../src/app.factory';
 import { listRouteTable, RouteEntry } from '../../src/common/auth/route-table';
 import { pathParams } from '../../src/common/auth/route-scope';
@@ -46,4 +49,38 @@ export function fillPath(route: RouteEntry, fill: (param: string) => string | un
 /** supertest's method name for a route (`ALL` routes are called with GET). */
 export function httpMethod(route: RouteEntry): 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head' | 'options' {
   return (route.method === 'ALL' ? 'get' : route.method.toLowerCase()) as ReturnType<typeof httpMethod>;
+}
+
+export interface QueryField {
+  name: string;
+  required: boolean;
+}
+
+/**
+ * The query string fields a route reads: each `@Query('name')`, and the properties of each `@Query() dto`
+ * (from its class-validator decorators; a property without `@IsOptional()` is required).
+ */
+export function queryFields(route: RouteEntry): QueryField[] {
+  const args: Record<string, { index: number; data?: unknown }> =
+    Reflect.getMetadata(ROUTE_ARGS_METADATA, route.controller, route.methodName) ?? {};
+  const types: unknown[] = Reflect.getMetadata('design:paramtypes', route.controller.prototype, route.methodName) ?? [];
+  const fields = new Map<string, QueryField>();
+  for (const [key, arg] of Object.entries(args)) {
+    if (Number(key.split(':')[0]) !== RouteParamtypes.QUERY) continue;
+    if (typeof arg.data === 'string') {
+      fields.set(arg.data, { name: arg.data, required: false });
+      continue;
+    }
+    const dto = types[arg.index];
+    if (typeof dto !== 'function' || dto === Object) {
+      throw new Error(`${describeRoute(route)}: @Query() without a DTO class; its fields cannot be listed`);
+    }
+    const metadata = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
+    for (const m of metadata) {
+      const field = fields.get(m.propertyName) ?? { name: m.propertyName, required: true };
+      if (m.type === ValidationTypes.CONDITIONAL_VALIDATION) field.required = false;
+      fields.set(m.propertyName, field);
+    }
+  }
+  return [...fields.values()];
 }
