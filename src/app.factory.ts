@@ -1,9 +1,12 @@
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule, AppModuleOptions } from './app.module';
+import { assertEveryRouteClassified, listRouteTable } from './common/auth/route-table';
 import { installHttpPipeline } from './common/http/http-pipeline';
 
 export const API_PREFIX = 'api/v2';
+/** Served at the server root, outside API_PREFIX: the probes. */
+export const UNPREFIXED_PATHS = ['health', 'ready'];
 
 /** Builds the HTTP application exactly as production runs it; main.ts and the e2e tests both use this. */
 export async function createApp(options: AppModuleOptions): Promise<NestExpressApplication> {
@@ -13,6 +16,13 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
     abortOnError: false,
   });
   installHttpPipeline(app.getHttpAdapter().getInstance(), options.logger, options.config.bodyLimitBytes);
-  app.setGlobalPrefix(API_PREFIX, { exclude: ['health', 'ready'] });
+  app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED_PATHS });
+  // Fail closed: a route that is not public, operator-only, org-scoped or @NotOrgScoped stops start-up here.
+  try {
+    assertEveryRouteClassified(listRouteTable(app, { prefix: API_PREFIX, exclude: UNPREFIXED_PATHS }));
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   return app;
 }

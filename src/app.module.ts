@@ -6,6 +6,7 @@ import { AdminTokenHolder } from './common/auth/admin-token.holder';
 import { AuthenticationGuard } from './common/auth/authentication.guard';
 import { BetaFeatureGuard } from './common/auth/beta-feature.guard';
 import { OrganizationGuard } from './common/auth/organization.guard';
+import { Clock, SystemClock } from './common/clock/clock';
 import { APP_CONFIG, AppConfig } from './common/config/app-config';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { JsonLogger } from './common/logging/json-logger';
@@ -18,6 +19,8 @@ export interface AppModuleOptions {
   dataSource: DataSource;
   adminToken: string;
   logger: JsonLogger;
+  /** Time for caches and key expiry; SystemClock unless a test passes one it can move. */
+  clock?: Clock;
 }
 
 @Global()
@@ -30,8 +33,9 @@ class CoreModule {
         { provide: APP_CONFIG, useValue: options.config },
         { provide: AdminTokenHolder, useValue: new AdminTokenHolder(options.adminToken) },
         { provide: JsonLogger, useValue: options.logger },
+        { provide: Clock, useValue: options.clock ?? new SystemClock() },
       ],
-      exports: [APP_CONFIG, AdminTokenHolder, JsonLogger],
+      exports: [APP_CONFIG, AdminTokenHolder, JsonLogger, Clock],
     };
   }
 }

@@ -26,7 +26,7 @@ async function bootstrap(): Promise<void> {
     logger.info('embedded PostgreSQL ready', { port: embedded.port });
   }
 
-  const dataSource = await openDataSource(config.databaseUrl ?? embedded!.url);
+  const dataSource = await openDataSource(config.databaseUrl ?? embedded!.url, config.database);
   if (config.migrationsRun) {
     const applied = await runMigrations(dataSource);
     if (applied.length) logger.info('migrations applied', { migrations: applied });

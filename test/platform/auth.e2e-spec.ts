@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hashApiKey } from '../../src/modules/identity/domain/api-key-secret';
 import { ApiKeyRepository } from '../../src/modules/identity/persistence/api-key.repository';
 import { addMember, bearer, createOrg, TestOrg } from '../support/factories';
+import { FakeClock } from '../support/fake-clock';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
 
 /**
@@ -11,12 +12,14 @@ import { startTestApp, TestApp, uniqueName } from '../support/test-app';
 describe('authentication and roles', () => {
   let t: TestApp;
   let org: TestOrg;
+  // The app's caches and key-expiry check read this clock: tests move it instead of waiting.
+  const clock = new FakeClock();
   const readPath = () => `/api/v2/organizations/${org.name}`;
   const writePath = () => `/api/v2/flows/${org.name}`;
   const flowBody = () => ({ name: uniqueName('flow'), description: 'auth matrix' });
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({}, { clock });
     org = await createOrg(t);
   });
   afterAll(() => t.close());
@@ -57,8 +60,24 @@ describe('authentication and roles', () => {
       const key = await addMember(t, org.name, 'reader');
       await t.http().get(readPath()).set(...bearer(key)).expect(200);
       await t.dataSource.query(`UPDATE api_keys SET revoked_at = now() WHERE key_hash = $1`, [hashApiKey(key)]);
-      // The verifier caches keys for a few seconds; a revoked key stops working within that window.
-      await new Promise((r) => setTimeout(r, 5_200));
+      // The verifier caches a verified key for 5 s: within that window the revocation is not seen yet ...
+      clock.advance(5_000);
+      await t.http().get(readPath()).set(...bearer(key)).expect(200);
+      // ... and right after it, it is.
+      clock.advance(1);
+      const res = await t.http().get(readPath()).set(...bearer(key));
+      expect(res.status).toBe(401);
+      expect(res.body.message).toMatch(/revoked/);
+    });
+
+    it('a key stops working the moment it expires, even while it is cached', async () => {
+      const key = await addMember(t, org.name, 'reader');
+      const expiresAt = new Date(clock.now() + 60 * 60_000);
+      await t.dataSource.query(`UPDATE api_keys SET expires_at = $2 WHERE key_hash = $1`, [hashApiKey(key), expiresAt]);
+      await t.http().get(readPath()).set(...bearer(key)).expect(200);
+      clock.advance(60 * 60_000 - 1);
+      await t.http().get(readPath()).set(...bearer(key)).expect(200);
+      clock.advance(1);
       await t.http().get(readPath()).set(...bearer(key)).expect(401);
     });
   });
@@ -66,9 +85,12 @@ describe('authentication and roles', () => {
   it('last_used_at is recorded when a key is used', async () => {
     const key = await addMember(t, org.name, 'reader');
     await t.http().get(readPath()).set(...bearer(key)).expect(200);
-    await new Promise((r) => setTimeout(r, 200));
-    const rows = await t.dataSource.query(`SELECT last_used_at FROM api_keys WHERE key_hash = $1`, [hashApiKey(key)]);
-    expect(rows[0].last_used_at).not.toBeNull();
+    // The write is not awaited by the request: read until it has landed (each read is one round trip, no sleep).
+    const lastUsed = async () =>
+      (await t.dataSource.query(`SELECT last_used_at FROM api_keys WHERE key_hash = $1`, [hashApiKey(key)]))[0].last_used_at;
+    let value = await lastUsed();
+    for (let i = 0; i < 500 && value === null; i++) value = await lastUsed();
+    expect(value).not.toBeNull();
   });
 
   it('an unknown organization is 404 after authentication', async () => {

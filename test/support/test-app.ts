@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory';
+import { Clock } from '../../src/common/clock/clock';
 import { AppConfig, loadConfig } from '../../src/common/config/app-config';
 import { JsonLogger } from '../../src/common/logging/json-logger';
 import { openDataSource, runMigrations } from '../../src/database/data-source';
@@ -20,8 +21,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /** Another PostgreSQL than the shared test one. */
+  databaseUrl?: string;
+  /** Replaces the system clock (caches, key expiry): pass a `FakeClock` and move it instead of sleeping. */
+  clock?: Clock;
+}
+
 /** The real application (same factory as main.ts) on a real port against the test PostgreSQL. */
-export async function startTestApp(env: Record<string, string> = {}, databaseUrl?: string): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions | string = {}): Promise<TestApp> {
+  const { databaseUrl, clock } = typeof options === 'string' ? { databaseUrl: options, clock: undefined } : options;
   const url = databaseUrl ?? process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is not set: run the e2e tests through jest (global setup)');
   const adminToken = 'test-operator-token-' + randomBytes(8).toString('hex');
@@ -32,9 +41,9 @@ export async function startTestApp(env: Record<string, string> = {}, databaseUrl
     DATABASE_URL: url,
     ADMIN_TOKEN: adminToken,
   });
-  const dataSource = await openDataSource(url);
+  const dataSource = await openDataSource(url, config.database);
   await runMigrations(dataSource);
-  const app = await createApp({ config, dataSource, adminToken, logger: new JsonLogger(config.logLevel) });
+  const app = await createApp({ config, dataSource, adminToken, logger: new JsonLogger(config.logLevel), clock });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${address.port}`;

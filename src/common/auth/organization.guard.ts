@@ -5,11 +5,16 @@ import { ForbiddenError, OrganizationNotFoundError } from '../errors/app-error';
 import { OrgDirectory } from './auth-ports';
 import { BetaFeature, OrgContext, Principal, roleAtLeast } from './principal';
 import { routePolicy } from './route-policy';
+import { ORG_PARAM, RouteNotClassifiedError } from './route-scope';
 
 /**
- * Second global guard, for every route with an `{org}` path parameter: the org must exist in this region
- * (404, with X-Region-Location when a peer deployment holds it), and the caller needs a role in it that is
- * high enough for the route (403).
+ * Second global guard, for every org-scoped route (an `:org` path parameter): the org must exist in this
+ * region (404, with X-Region-Location when a peer deployment holds it), and the caller needs a role in it that
+ * is high enough for the route (403).
+ *
+ * It fails closed: a route that is not exactly one of public, operator-only, org-scoped or `@NotOrgScoped`
+ * (route-scope.ts) is answered 500 here rather than let through. Such a route also stops start-up, so this is
+ * the second line of defence, for an app built without that check.
  */
 @Injectable()
 export class OrganizationGuard implements CanActivate {
@@ -21,10 +26,11 @@ export class OrganizationGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const policy = routePolicy(this.reflector, context);
-    if (policy.isPublic || policy.operatorOnly) return true;
     const req = context.switchToHttp().getRequest();
-    const orgName: string | undefined = req.params?.org;
-    if (orgName === undefined) return true;
+    if (policy.refusal) throw refused(req, policy.refusal);
+    if (policy.scope !== 'org-scoped') return true;
+    const orgName: unknown = req.params?.[ORG_PARAM];
+    if (typeof orgName !== 'string' || orgName === '') throw refused(req, 'it matched without an :org value');
 
     const org = await this.orgs.findByName(orgName);
     if (!org) throw new OrganizationNotFoundError(orgName);
@@ -49,4 +55,8 @@ export class OrganizationGuard implements CanActivate {
     req.org = orgContext;
     return true;
   }
+}
+
+function refused(req: { method: string; route?: { path?: string }; originalUrl?: string }, why: string): RouteNotClassifiedError {
+  return new RouteNotClassifiedError(`Route ${req.method} ${req.route?.path ?? req.originalUrl} is refused: ${why}`);
 }

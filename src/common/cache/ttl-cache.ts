@@ -1,26 +1,34 @@
+import { LRUCache } from 'lru-cache';
+import { Clock } from '../clock/clock';
+
 /**
  * A small per-process cache for hot, rarely-changing lookups (API key -> principal, org name -> org) so that
- * authentication does not cost three queries per request. Entries live `ttlMs`; the writer that changes an
- * entry in this process deletes it at once, other replicas see the change within `ttlMs`.
+ * authentication does not cost three queries per request. Entries live `ttlMs` by the injected clock; at most
+ * `maxEntries` are kept (least recently used go first). The writer that changes an entry in this process
+ * deletes it at once; other replicas see the change within `ttlMs`.
+ *
+ * Values may be `null` (a remembered "not found"): lru-cache stores no null, so each value is boxed.
  */
-export class TtlCache<K, V> {
-  private readonly entries = new Map<K, { value: V; expires: number }>();
+export class TtlCache<K extends {}, V> {
+  private readonly entries: LRUCache<K, { value: V }>;
 
-  constructor(private readonly ttlMs: number, private readonly maxEntries = 10_000) {}
+  constructor(clock: Clock, ttlMs: number, maxEntries = 10_000) {
+    this.entries = new LRUCache<K, { value: V }>({
+      max: maxEntries,
+      ttl: ttlMs,
+      // Ask the clock on every read: lru-cache otherwise reuses one reading for 1 ms, which a test clock
+      // that jumps forward would not see.
+      ttlResolution: 0,
+      perf: clock,
+    });
+  }
 
   get(key: K): V | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expires < Date.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return entry.value;
+    return this.entries.get(key)?.value;
   }
 
   set(key: K, value: V): void {
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
-    this.entries.set(key, { value, expires: Date.now() + this.ttlMs });
+    this.entries.set(key, { value });
   }
 
   delete(key: K): void {

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './app-config';
+import { ConfigError, loadConfig, loadEmbeddedPgFast } from './app-config';
 
 describe('loadConfig', () => {
   it('has working defaults', () => {
@@ -6,6 +6,18 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ port: 8080, region: 'eu', databaseUrl: undefined, migrationsRun: true, role: 'all' });
     expect(config.dataDir).toMatch(/\.data$/);
     expect(config.publicBaseUrl).toBe('http://localhost:8080');
+    expect(config.database).toEqual({ poolSize: 20, statementTimeoutMs: 30_000 });
+  });
+
+  it('reads the database pool size and statement timeout, bounds included', () => {
+    expect(loadConfig({ DATABASE_POOL_SIZE: '1', DATABASE_STATEMENT_TIMEOUT_MS: '1000' }).database).toEqual({
+      poolSize: 1,
+      statementTimeoutMs: 1_000,
+    });
+    expect(loadConfig({ DATABASE_POOL_SIZE: '500', DATABASE_STATEMENT_TIMEOUT_MS: '3600000' }).database).toEqual({
+      poolSize: 500,
+      statementTimeoutMs: 3_600_000,
+    });
   });
 
   it.each([
@@ -19,6 +31,19 @@ describe('loadConfig', () => {
     [{ ADMIN_TOKEN: 'short' }, /at least 16/],
     [{ MIGRATIONS_RUN: 'maybe' }, /MIGRATIONS_RUN/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    // Number('abc') used to become the default pool of 20 without a word.
+    [{ DATABASE_POOL_SIZE: 'abc' }, /^DATABASE_POOL_SIZE must be a whole number of connections from 1 to 500, got "abc"$/],
+    [{ DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE .* got "0"/],
+    [{ DATABASE_POOL_SIZE: '-5' }, /DATABASE_POOL_SIZE .* got "-5"/],
+    [{ DATABASE_POOL_SIZE: '2.5' }, /DATABASE_POOL_SIZE .* got "2.5"/],
+    [{ DATABASE_POOL_SIZE: '501' }, /DATABASE_POOL_SIZE .* got "501"/],
+    // `30s` used to become NaN, which turned the statement timeout off.
+    [{ DATABASE_STATEMENT_TIMEOUT_MS: '30s' }, /^DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds from 1000 \(1 s\) to 3600000 \(1 h\), got "30s"$/],
+    [{ DATABASE_STATEMENT_TIMEOUT_MS: 'abc' }, /DATABASE_STATEMENT_TIMEOUT_MS .* got "abc"/],
+    [{ DATABASE_STATEMENT_TIMEOUT_MS: '30' }, /DATABASE_STATEMENT_TIMEOUT_MS .* got "30"/],
+    [{ DATABASE_STATEMENT_TIMEOUT_MS: '0' }, /DATABASE_STATEMENT_TIMEOUT_MS .* got "0"/],
+    [{ DATABASE_STATEMENT_TIMEOUT_MS: '3600001' }, /DATABASE_STATEMENT_TIMEOUT_MS .* got "3600001"/],
+    [{ DATABASE_STATEMENT_TIMEOUT_MS: '1e4' }, /DATABASE_STATEMENT_TIMEOUT_MS .* got "1e4"/],
   ])('rejects %j with one clear message', (env, message) => {
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(ConfigError);
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(message);
@@ -27,5 +52,14 @@ describe('loadConfig', () => {
   it('reads peer regions as a list or as JSON, trimming trailing slashes', () => {
     expect(loadConfig({ PEER_REGIONS: 'us=https://us.example.com/' }).peerRegions).toEqual({ us: 'https://us.example.com' });
     expect(loadConfig({ PEER_REGIONS: '{"eu":"https://eu.example.com"}' }).peerRegions).toEqual({ eu: 'https://eu.example.com' });
+  });
+
+  it('EMBEDDED_PG_FAST (test harness only) is a strict boolean, off by default', () => {
+    expect(loadEmbeddedPgFast({})).toBe(false);
+    expect(loadEmbeddedPgFast({ EMBEDDED_PG_FAST: '1' })).toBe(true);
+    expect(loadEmbeddedPgFast({ EMBEDDED_PG_FAST: 'false' })).toBe(false);
+    expect(() => loadEmbeddedPgFast({ EMBEDDED_PG_FAST: 'fast' })).toThrow(
+      new ConfigError('EMBEDDED_PG_FAST must be true or false, got "fast"'),
+    );
   });
 });

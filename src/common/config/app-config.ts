@@ -17,6 +17,15 @@ export interface AppConfig {
   bodyLimitBytes: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   role: ProcessRole;
+  database: DatabaseSettings;
+}
+
+/** How the service uses its PostgreSQL, whichever server (DATABASE_URL or embedded) it is. */
+export interface DatabaseSettings {
+  /** Connections per process (`DATABASE_POOL_SIZE`). */
+  poolSize: number;
+  /** PostgreSQL `statement_timeout` of every connection (`DATABASE_STATEMENT_TIMEOUT_MS`). */
+  statementTimeoutMs: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -31,6 +40,14 @@ function parsePort(name: string, raw: string | undefined, fallback: number): num
   if (!/^\d+$/.test(raw) || n < 0 || n > 65535) {
     throw new ConfigError(`${name} must be a port number between 0 and 65535, got "${raw}"`);
   }
+  return n;
+}
+
+/** A whole number in [min, max]; `describe` says the range in the words an operator would use. */
+function parseInteger(name: string, raw: string | undefined, fallback: number, min: number, max: number, describe: string): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < min || n > max) throw new ConfigError(`${name} must be ${describe}, got "${raw}"`);
   return n;
 }
 
@@ -82,6 +99,32 @@ function parsePeerRegions(raw: string | undefined): Partial<Record<Region, strin
   return peers;
 }
 
+/**
+ * A statement timeout under a second is almost always a unit mistake (`30` meant as seconds), and `30s` is not
+ * a number at all: both fail start-up instead of quietly turning the timeout off.
+ */
+function loadDatabaseSettings(env: NodeJS.ProcessEnv = process.env): DatabaseSettings {
+  return {
+    poolSize: parseInteger('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 20, 1, 500, 'a whole number of connections from 1 to 500'),
+    statementTimeoutMs: parseInteger(
+      'DATABASE_STATEMENT_TIMEOUT_MS',
+      env.DATABASE_STATEMENT_TIMEOUT_MS,
+      30_000,
+      1_000,
+      3_600_000,
+      'a whole number of milliseconds from 1000 (1 s) to 3600000 (1 h)',
+    ),
+  };
+}
+
+/**
+ * `EMBEDDED_PG_FAST` (fsync and synchronous_commit off) is for the test harness's embedded PostgreSQL
+ * (serve-embedded-postgres); the service itself never trades durability for speed and does not read it.
+ */
+export function loadEmbeddedPgFast(env: NodeJS.ProcessEnv = process.env): boolean {
+  return parseBoolean('EMBEDDED_PG_FAST', env.EMBEDDED_PG_FAST, false);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = parsePort('PORT', env.PORT, 8080);
   const region = (env.REGION || 'eu') as Region;
@@ -117,5 +160,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimitBytes: Math.floor(bodyLimitMb * 1024 * 1024),
     logLevel,
     role,
+    database: loadDatabaseSettings(env),
   };
 }

@@ -6,7 +6,7 @@ import { startEmbeddedPostgres } from '../embedded/embedded-postgres';
 async function main(): Promise<void> {
   const config = loadConfig();
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: config.dataDir });
-  const dataSource = await openDataSource(config.databaseUrl ?? embedded!.url);
+  const dataSource = await openDataSource(config.databaseUrl ?? embedded!.url, config.database);
   try {
     const applied = await runMigrations(dataSource);
     console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'No pending migrations');

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CredentialVerifier } from '../../common/auth/auth-ports';
 import { Principal, Role } from '../../common/auth/principal';
 import { TtlCache } from '../../common/cache/ttl-cache';
+import { Clock } from '../../common/clock/clock';
 import { hashApiKey } from './domain/api-key-secret';
 import { ApiKeyRepository, KeyOwnerRow } from './persistence/api-key.repository';
 
@@ -10,11 +11,16 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 @Injectable()
 export class ApiKeyVerifier extends CredentialVerifier {
-  private readonly cache = new TtlCache<string, KeyOwnerRow | null>(5_000);
-  private readonly touched = new TtlCache<string, true>(TOUCH_INTERVAL_MS);
+  private readonly cache: TtlCache<string, KeyOwnerRow | null>;
+  private readonly touched: TtlCache<string, true>;
 
-  constructor(private readonly keys: ApiKeyRepository) {
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly clock: Clock,
+  ) {
     super();
+    this.cache = new TtlCache(clock, 5_000);
+    this.touched = new TtlCache(clock, TOUCH_INTERVAL_MS);
   }
 
   async verify(rawKey: string): Promise<Principal | null> {
@@ -27,7 +33,7 @@ export class ApiKeyVerifier extends CredentialVerifier {
       this.cache.set(cacheKey, row);
     }
     if (!row || row.revoked_at) return null;
-    if (row.expires_at && row.expires_at.getTime() <= Date.now()) return null;
+    if (row.expires_at && row.expires_at.getTime() <= this.clock.now()) return null;
     if (!this.touched.get(row.key_id)) {
       this.touched.set(row.key_id, true);
       // Not awaited: a failed audit-timestamp write must not fail the request.

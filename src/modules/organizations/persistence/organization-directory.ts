@@ -3,15 +3,21 @@ import { DataSource } from 'typeorm';
 import { OrgDirectory, ResolvedOrg } from '../../../common/auth/auth-ports';
 import { Principal, Role } from '../../../common/auth/principal';
 import { TtlCache } from '../../../common/cache/ttl-cache';
+import { Clock } from '../../../common/clock/clock';
 
 /** Org lookups for the org guard, cached briefly; the admin commands evict what they change. */
 @Injectable()
 export class OrganizationDirectory extends OrgDirectory {
-  private readonly byName = new TtlCache<string, ResolvedOrg | null>(3_000);
-  private readonly roles = new TtlCache<string, Role | null>(3_000);
+  private readonly byName: TtlCache<string, ResolvedOrg | null>;
+  private readonly roles: TtlCache<string, Role | null>;
 
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    clock: Clock,
+  ) {
     super();
+    this.byName = new TtlCache(clock, 3_000);
+    this.roles = new TtlCache(clock, 3_000);
   }
 
   async findByName(name: string): Promise<ResolvedOrg | null> {
