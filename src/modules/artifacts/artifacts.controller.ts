@@ -6,6 +6,7 @@ import { OrgContext, Principal } from '../../common/auth/principal';
 import { jsonString } from '../../common/http/json-string';
 import { ReportArtifactCommand } from './commands/report-artifact/report-artifact.command';
 import { ReportArtifactRequestDto } from './commands/report-artifact/report-artifact.request.dto';
+import { actingScope } from '../../common/cqrs/org-scoped';
 
 @Controller('artifacts')
 export class ArtifactsController {
@@ -20,7 +21,7 @@ export class ArtifactsController {
     @Body() body: ReportArtifactRequestDto,
     @Res({ passthrough: true }) res: Response,
   ) {
-    const message = await this.commandBus.execute(new ReportArtifactCommand(org.id, principal.name, flow, body));
+    const message = await this.commandBus.execute(new ReportArtifactCommand({ ...actingScope(org, principal), flowName: flow, artifact: body }));
     return jsonString(res, 201, message);
   }
 }

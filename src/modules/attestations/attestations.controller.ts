@@ -12,6 +12,7 @@ import {
   ListFlowAttestationsRequestDto,
 } from './queries/list-flow-attestations/list-flow-attestations.request.dto';
 import { ListSlotVersionsQuery } from './queries/list-slot-versions/list-slot-versions.query';
+import { orgScope } from '../../common/cqrs/org-scoped';
 
 /**
  * Read routes of attestations. Writes are per type (e.g. POST .../generic in types/generic); there is no
@@ -23,22 +24,21 @@ export class AttestationsController {
 
   @Get(':org')
   findInOrg(@CurrentOrg() org: OrgContext, @Query() query: FindOrgAttestationRequestDto) {
-    return this.queryBus.execute(new FindOrgAttestationQuery(org.id, org.name, query.attestation_id));
+    return this.queryBus.execute(new FindOrgAttestationQuery({ ...orgScope(org), attestationId: query.attestation_id }));
   }
 
   @Get(':org/:flow_name')
   listFlow(@CurrentOrg() org: OrgContext, @Param('flow_name') flowName: string, @Query() query: ListFlowAttestationsRequestDto) {
     return this.queryBus.execute(
-      new ListFlowAttestationsQuery(
-        org.id,
-        org.name,
+      new ListFlowAttestationsQuery({
+        ...orgScope(org),
         flowName,
-        query.page ?? 1,
-        query.per_page ?? DEFAULT_PER_PAGE,
-        query.from_timestamp,
-        query.to_timestamp,
-        query.attestation_id,
-      ),
+        page: query.page ?? 1,
+        perPage: query.per_page ?? DEFAULT_PER_PAGE,
+        fromTimestamp: query.from_timestamp,
+        toTimestamp: query.to_timestamp,
+        attestationId: query.attestation_id,
+      }),
     );
   }
 
@@ -50,7 +50,7 @@ export class AttestationsController {
     @Param('trail_name') trailName: string,
     @Param('attestation_id') attestationId: string,
   ) {
-    return toStreamableFile(await this.queryBus.execute(new GetAttestationEvidenceQuery(org.id, flowName, trailName, attestationId)));
+    return toStreamableFile(await this.queryBus.execute(new GetAttestationEvidenceQuery({ ...orgScope(org), flowName, trailName, attestationId })));
   }
 
   @Get(':org/:flow_name/trail/:trail_name/:attestation_name')
@@ -60,6 +60,6 @@ export class AttestationsController {
     @Param('trail_name') trailName: string,
     @Param('attestation_name') slot: string,
   ) {
-    return this.queryBus.execute(new ListSlotVersionsQuery(org.id, flowName, trailName, slot));
+    return this.queryBus.execute(new ListSlotVersionsQuery({ ...orgScope(org), flowName, trailName, slot }));
   }
 }

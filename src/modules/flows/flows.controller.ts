@@ -11,6 +11,7 @@ import { TemplateForm, TemplateFormBody, TemplateFormInterceptor } from './http/
 import { GetFlowQuery } from './queries/get-flow/get-flow.query';
 import { ListFlowsQuery } from './queries/list-flows/list-flows.query';
 import { ListFlowsQueryDto } from './queries/list-flows/list-flows.request.dto';
+import { actingScope, orgScope } from '../../common/cqrs/org-scoped';
 
 @Controller('flows')
 export class FlowsController {
@@ -28,7 +29,14 @@ export class FlowsController {
     @Res({ passthrough: true }) res: Response,
   ) {
     const result = await this.commandBus.execute(
-      new CreateFlowCommand(org.id, principal.name, body.name, body.description, body.visibility, body.repo_url, null),
+      new CreateFlowCommand({
+        ...actingScope(org, principal),
+        name: body.name,
+        description: body.description,
+        visibility: body.visibility,
+        repoUrl: body.repo_url,
+        templateSource: null,
+      }),
     );
     return jsonString(res, result.created ? 201 : 200, result.message);
   }
@@ -43,7 +51,14 @@ export class FlowsController {
   ) {
     const data = validateDto(CreateFlowDataDto, form.data, '');
     const result = await this.commandBus.execute(
-      new CreateFlowCommand(org.id, principal.name, data.name, data.description, data.visibility, data.repo_url, form.templateSource),
+      new CreateFlowCommand({
+        ...actingScope(org, principal),
+        name: data.name,
+        description: data.description,
+        visibility: data.visibility,
+        repoUrl: data.repo_url,
+        templateSource: form.templateSource,
+      }),
     );
     return jsonString(res, result.created ? 201 : 200, result.message);
   }
@@ -51,12 +66,18 @@ export class FlowsController {
   @Get(':org')
   list(@CurrentOrg() org: OrgContext, @Query() query: ListFlowsQueryDto) {
     return this.queryBus.execute(
-      new ListFlowsQuery(org.id, org.name, query.page, query.per_page, query.search_by_name, query.case_sensitive !== 'false'),
+      new ListFlowsQuery({
+        ...orgScope(org),
+        page: query.page,
+        perPage: query.per_page,
+        searchByName: query.search_by_name,
+        caseSensitive: query.case_sensitive !== 'false',
+      }),
     );
   }
 
   @Get(':org/:flow')
   get(@CurrentOrg() org: OrgContext, @Param('flow') flow: string) {
-    return this.queryBus.execute(new GetFlowQuery(org.id, org.name, flow));
+    return this.queryBus.execute(new GetFlowQuery({ ...orgScope(org), flowName: flow }));
   }
 }

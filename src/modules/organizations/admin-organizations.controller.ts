@@ -2,8 +2,6 @@ import { Body, Controller, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { OperatorOnly } from '../../common/auth/auth.decorators';
 import { Role } from '../../common/auth/principal';
-import { AppConfig } from '../../common/config/app-config';
-import { InjectConfig } from '../../common/config/config.decorators';
 import { AddMemberCommand } from './commands/add-member/add-member.command';
 import { AddMemberRequestDto } from './commands/add-member/add-member.request.dto';
 import { CreateOrganizationCommand } from './commands/create-organization/create-organization.command';
@@ -15,24 +13,24 @@ import { UpdateOrganizationRequestDto } from './commands/update-organization/upd
 @OperatorOnly()
 @Controller('admin/organizations')
 export class AdminOrganizationsController {
-  constructor(private readonly commandBus: CommandBus, @InjectConfig() private readonly config: AppConfig) {}
+  constructor(private readonly commandBus: CommandBus) {}
 
   @Post()
   @HttpCode(201)
   create(@Body() body: CreateOrganizationRequestDto) {
     return this.commandBus.execute(
-      new CreateOrganizationCommand(body.name, body.region ?? this.config.region, body.features ?? [], body.admin.email),
+      new CreateOrganizationCommand({ name: body.name, region: body.region, features: body.features ?? [], adminEmail: body.admin.email }),
     );
   }
 
   @Patch(':org')
   update(@Param('org') org: string, @Body() body: UpdateOrganizationRequestDto) {
-    return this.commandBus.execute(new UpdateOrganizationCommand(org, body.features));
+    return this.commandBus.execute(new UpdateOrganizationCommand({ orgName: org, features: body.features }));
   }
 
   @Post(':org/members')
   @HttpCode(201)
   addMember(@Param('org') org: string, @Body() body: AddMemberRequestDto) {
-    return this.commandBus.execute(new AddMemberCommand(org, body.email, body.role as Role));
+    return this.commandBus.execute(new AddMemberCommand({ orgName: org, email: body.email, role: body.role as Role }));
   }
 }

@@ -3,6 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { CurrentOrg } from '../../common/auth/auth.decorators';
 import { OrgContext } from '../../common/auth/principal';
 import { GetOrganizationQuery } from './queries/get-organization/get-organization.query';
+import { orgScope } from '../../common/cqrs/org-scoped';
 
 @Controller('organizations')
 export class OrganizationsController {
@@ -11,6 +12,6 @@ export class OrganizationsController {
   /** The org as its members see it, with the caller's own role (a quick "is my key right?" check). */
   @Get(':org')
   get(@CurrentOrg() org: OrgContext) {
-    return this.queryBus.execute(new GetOrganizationQuery(org.id, org.role));
+    return this.queryBus.execute(new GetOrganizationQuery({ ...orgScope(org), callerRole: org.role }));
   }
 }

@@ -3,6 +3,8 @@ import { QueryBus } from '@nestjs/cqrs';
 import { CurrentOrg } from '../../common/auth/auth.decorators';
 import { OrgContext } from '../../common/auth/principal';
 import { GetRepoQuery } from './queries/get-repo/get-repo.query';
+import { orgScope } from '../../common/cqrs/org-scoped';
+import { JoinedPathPipe } from '../../common/http/joined-path.pipe';
 
 @Controller('repos')
 export class ReposController {
@@ -13,7 +15,7 @@ export class ReposController {
    * Other `/repos/{org}/<literal>` routes (tags) must be registered before this module.
    */
   @Get(':org/*name')
-  get(@CurrentOrg() org: OrgContext, @Param('name') name: string | string[]) {
-    return this.queryBus.execute(new GetRepoQuery(org.id, Array.isArray(name) ? name.join('/') : name));
+  get(@CurrentOrg() org: OrgContext, @Param('name', JoinedPathPipe) name: string) {
+    return this.queryBus.execute(new GetRepoQuery({ ...orgScope(org), name }));
   }
 }

@@ -13,6 +13,7 @@ import { GetTrailMomentQuery } from './queries/get-trail-moment/get-trail-moment
 import { GetTrailQuery } from './queries/get-trail/get-trail.query';
 import { ListTrailsQuery } from './queries/list-trails/list-trails.query';
 import { ListFlowTrailsQueryDto, ListOrgTrailsQueryDto } from './queries/list-trails/list-trails.request.dto';
+import { actingScope, orgScope } from '../../common/cqrs/org-scoped';
 
 @Controller('trails')
 export class TrailsController {
@@ -25,14 +26,13 @@ export class TrailsController {
   listForOrg(@CurrentOrg() org: OrgContext, @Query() q: ListOrgTrailsQueryDto) {
     const tag = q.flow_tag?.match(/^([^=:]+)[=:](.*)$/);
     return this.queryBus.execute(
-      new ListTrailsQuery(
-        org.id,
-        org.name,
-        { flow: q.flow, flowTag: tag ? { key: tag[1], value: tag[2] } : undefined, fingerprint: q.fingerprint },
-        false,
-        q.page ?? 1,
-        q.per_page ?? DEFAULT_PER_PAGE,
-      ),
+      new ListTrailsQuery({
+        ...orgScope(org),
+        filters: { flow: q.flow, flowTag: tag ? { key: tag[1], value: tag[2] } : undefined, fingerprint: q.fingerprint },
+        flowInPath: false,
+        page: q.page ?? 1,
+        perPage: q.per_page ?? DEFAULT_PER_PAGE,
+      }),
     );
   }
 
@@ -47,20 +47,20 @@ export class TrailsController {
     @Res({ passthrough: true }) res: Response,
   ) {
     const data = validateDto(BeginTrailDataDto, form.data, '');
-    const result = await this.commandBus.execute(new BeginTrailCommand(org.id, principal.name, flow, data, form.templateSource));
+    const result = await this.commandBus.execute(new BeginTrailCommand({ ...actingScope(org, principal), flowName: flow, data, templateSource: form.templateSource }));
     return jsonString(res, result.created ? 201 : 200, result.message);
   }
 
   @Get(':org/:flow')
   listForFlow(@CurrentOrg() org: OrgContext, @Param('flow') flow: string, @Query() q: ListFlowTrailsQueryDto) {
     return this.queryBus.execute(
-      new ListTrailsQuery(org.id, org.name, { flow }, true, q.page ?? 1, q.per_page ?? DEFAULT_PER_PAGE),
+      new ListTrailsQuery({ ...orgScope(org), filters: { flow }, flowInPath: true, page: q.page ?? 1, perPage: q.per_page ?? DEFAULT_PER_PAGE }),
     );
   }
 
   @Get(':org/:flow/:trail')
   get(@CurrentOrg() org: OrgContext, @Param('flow') flow: string, @Param('trail') trail: string) {
-    return this.queryBus.execute(new GetTrailQuery(org.id, org.name, flow, trail));
+    return this.queryBus.execute(new GetTrailQuery({ ...orgScope(org), flowName: flow, trailName: trail }));
   }
 
   @Get(':org/:flow/:trail/moments/:expression')
@@ -71,6 +71,6 @@ export class TrailsController {
     @Param('trail') trail: string,
     @Param('expression') expression: string,
   ) {
-    return this.queryBus.execute(new GetTrailMomentQuery(org.id, flow, trail, expression));
+    return this.queryBus.execute(new GetTrailMomentQuery({ ...orgScope(org), flowName: flow, trailName: trail, expression }));
   }
 }

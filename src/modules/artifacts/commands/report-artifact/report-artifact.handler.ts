@@ -20,23 +20,23 @@ export class ReportArtifactHandler implements ICommandHandler<ReportArtifactComm
 
   async execute(command: ReportArtifactCommand): Promise<string> {
     // The flow may be created here, so its name must be valid.
-    if (!FLOW_NAME_PATTERN.test(command.flowName)) {
+    if (!FLOW_NAME_PATTERN.test(command.props.flowName)) {
       throw new ValidationError({ 'path.flow_name': `must match ${FLOW_NAME_PATTERN.source}` });
     }
-    const a = command.artifact;
+    const a = command.props.artifact;
     await this.uow.run(async (manager) => {
       const trail = await this.ledger.ensureTrail(manager, {
-        orgId: command.orgId,
-        flowName: command.flowName,
+        orgId: command.props.orgId,
+        flowName: command.props.flowName,
         trailName: a.trail_name,
-        actor: command.actor,
+        actor: command.props.actor,
       });
-      if (a.repo_info) await this.repos.register(manager, command.orgId, a.repo_info);
+      if (a.repo_info) await this.repos.register(manager, command.props.orgId, a.repo_info);
       const id = randomUUID();
       const moment = await this.ledger.recordMoment(manager, trail.trailId, 'artifact', id);
       await this.artifacts.insert(manager, {
         id,
-        orgId: command.orgId,
+        orgId: command.props.orgId,
         flowId: trail.flowId,
         trailId: trail.trailId,
         momentNumber: moment.momentNumber,
@@ -51,7 +51,7 @@ export class ReportArtifactHandler implements ICommandHandler<ReportArtifactComm
         repoInfo: a.repo_info ? JSON.stringify(a.repo_info) : null,
         externalUrls: JSON.stringify(normaliseExternalUrls(a.external_urls as Record<string, unknown>)),
         annotations: JSON.stringify(a.annotations ?? {}),
-        reportedBy: command.actor,
+        reportedBy: command.props.actor,
         description: a.description ?? '',
         userData: a.user_data === undefined || a.user_data === null ? null : JSON.stringify(a.user_data),
         commitsList: a.commits_list ? JSON.stringify(a.commits_list) : null,

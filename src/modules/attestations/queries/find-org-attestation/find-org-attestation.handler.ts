@@ -15,11 +15,11 @@ export class FindOrgAttestationHandler implements IQueryHandler<FindOrgAttestati
   ) {}
 
   async execute(q: FindOrgAttestationQuery): Promise<PaginatedAttestations> {
-    const rows = await this.reader.inOrgById(q.orgId, q.attestationId);
-    const base = `${this.config.publicBaseUrl}/api/v2/attestations/${encodeURIComponent(q.orgName)}`;
+    const rows = await this.reader.inOrgById(q.props.orgId, q.props.attestationId);
+    const base = `${this.config.publicBaseUrl}/api/v2/attestations/${encodeURIComponent(q.props.orgName)}`;
     return {
       data: rows.map((row) => toAttestationResponse(row, this.config.publicBaseUrl)),
-      _links: pageLinks(base, { attestation_id: q.attestationId }, 1, 1, rows.length),
+      _links: pageLinks(base, { attestation_id: q.props.attestationId }, 1, 1, rows.length),
       pagination: { total: rows.length, page: 1, per_page: 1, page_count: rows.length },
     };
   }

@@ -12,10 +12,10 @@ export class GetAttestationEvidenceHandler implements IQueryHandler<GetAttestati
   ) {}
 
   async execute(q: GetAttestationEvidenceQuery): Promise<EvidenceDownload> {
-    const trailId = await this.reader.trailId(q.orgId, q.flowName, q.trailName);
-    const attestation = await this.reader.evidenceOf(trailId, q.attestationId);
+    const trailId = await this.reader.trailId(q.props.orgId, q.props.flowName, q.props.trailName);
+    const attestation = await this.reader.evidenceOf(trailId, q.props.attestationId);
     if (!attestation) {
-      throw new NotFoundError(`Attestation '${q.attestationId}' not found in trail '${q.trailName}' of flow '${q.flowName}'`);
+      throw new NotFoundError(`Attestation '${q.props.attestationId}' not found in trail '${q.props.trailName}' of flow '${q.props.flowName}'`);
     }
     if (!attestation.sha256) throw new NotFoundError('This attestation has no evidence file attached.');
     const stored = await this.store.open(attestation.sha256);

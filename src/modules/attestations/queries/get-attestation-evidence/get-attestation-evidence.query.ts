@@ -1,4 +1,4 @@
-import { Query } from '@nestjs/cqrs';
+import { OrgScope, OrgQuery } from '../../../../common/cqrs/org-scoped';
 
 export interface EvidenceDownload {
   filename: string;
@@ -8,8 +8,10 @@ export interface EvidenceDownload {
   chunks: AsyncIterable<Buffer>;
 }
 
-export class GetAttestationEvidenceQuery extends Query<EvidenceDownload> {
-  constructor(readonly orgId: string, readonly flowName: string, readonly trailName: string, readonly attestationId: string) {
-    super();
-  }
+export interface GetAttestationEvidenceProps extends OrgScope {
+  flowName: string;
+  trailName: string;
+  attestationId: string;
 }
+
+export class GetAttestationEvidenceQuery extends OrgQuery<GetAttestationEvidenceProps, EvidenceDownload> {}

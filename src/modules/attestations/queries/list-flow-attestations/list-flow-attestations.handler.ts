@@ -21,33 +21,33 @@ export class ListFlowAttestationsHandler implements IQueryHandler<ListFlowAttest
   ) {}
 
   async execute(q: ListFlowAttestationsQuery): Promise<PaginatedAttestations> {
-    if (q.fromTimestamp !== undefined && q.toTimestamp !== undefined && q.fromTimestamp > q.toTimestamp) {
+    if (q.props.fromTimestamp !== undefined && q.props.toTimestamp !== undefined && q.props.fromTimestamp > q.props.toTimestamp) {
       throw new ValidationError({ 'query.from_timestamp': 'must not be after to_timestamp' });
     }
     let total: number;
     let rows: AttestationRow[];
-    if (q.attestationId !== undefined) {
-      const flow = await this.reader.flow(q.orgId, q.flowName);
-      const found = await this.reader.inFlowById(flow.id, q.attestationId, q.fromTimestamp, q.toTimestamp);
+    if (q.props.attestationId !== undefined) {
+      const flow = await this.reader.flow(q.props.orgId, q.props.flowName);
+      const found = await this.reader.inFlowById(flow.id, q.props.attestationId, q.props.fromTimestamp, q.props.toTimestamp);
       total = found.length;
-      rows = q.page === 1 ? found : [];
+      rows = q.props.page === 1 ? found : [];
     } else {
-      const page = await this.reader.flowPage(q.orgId, q.flowName, q.page, q.perPage, q.fromTimestamp, q.toTimestamp);
-      if (!page) throw new NotFoundError(`Flow '${q.flowName}' not found`);
+      const page = await this.reader.flowPage(q.props.orgId, q.props.flowName, q.props.page, q.props.perPage, q.props.fromTimestamp, q.props.toTimestamp);
+      if (!page) throw new NotFoundError(`Flow '${q.props.flowName}' not found`);
       ({ total, rows } = page);
     }
-    const pageCount = Math.ceil(total / q.perPage);
-    const base = `${this.config.publicBaseUrl}/api/v2/attestations/${encodeURIComponent(q.orgName)}/${encodeURIComponent(q.flowName)}`;
+    const pageCount = Math.ceil(total / q.props.perPage);
+    const base = `${this.config.publicBaseUrl}/api/v2/attestations/${encodeURIComponent(q.props.orgName)}/${encodeURIComponent(q.props.flowName)}`;
     return {
       data: rows.map((row) => toAttestationResponse(row, this.config.publicBaseUrl)),
       _links: pageLinks(
         base,
-        { from_timestamp: q.fromTimestamp, to_timestamp: q.toTimestamp, attestation_id: q.attestationId },
-        q.page,
-        q.perPage,
+        { from_timestamp: q.props.fromTimestamp, to_timestamp: q.props.toTimestamp, attestation_id: q.props.attestationId },
+        q.props.page,
+        q.props.perPage,
         pageCount,
       ),
-      pagination: { total, page: q.page, per_page: q.perPage, page_count: pageCount },
+      pagination: { total, page: q.props.page, per_page: q.props.perPage, page_count: pageCount },
     };
   }
 }

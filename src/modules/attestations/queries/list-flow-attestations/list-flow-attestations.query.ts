@@ -1,17 +1,13 @@
-import { Query } from '@nestjs/cqrs';
+import { OrgScope, OrgQuery } from '../../../../common/cqrs/org-scoped';
 import { PaginatedAttestations } from '../../dto/paginated-attestations.response';
 
-export class ListFlowAttestationsQuery extends Query<PaginatedAttestations> {
-  constructor(
-    readonly orgId: string,
-    readonly orgName: string,
-    readonly flowName: string,
-    readonly page: number,
-    readonly perPage: number,
-    readonly fromTimestamp: number | undefined,
-    readonly toTimestamp: number | undefined,
-    readonly attestationId: string | undefined,
-  ) {
-    super();
-  }
+export interface ListFlowAttestationsProps extends OrgScope {
+  flowName: string;
+  page: number;
+  perPage: number;
+  fromTimestamp?: number;
+  toTimestamp?: number;
+  attestationId?: string;
 }
+
+export class ListFlowAttestationsQuery extends OrgQuery<ListFlowAttestationsProps, PaginatedAttestations> {}

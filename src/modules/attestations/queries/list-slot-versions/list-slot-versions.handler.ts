@@ -14,14 +14,14 @@ export class ListSlotVersionsHandler implements IQueryHandler<ListSlotVersionsQu
   ) {}
 
   async execute(q: ListSlotVersionsQuery): Promise<AttestationResponse[]> {
-    const trailId = await this.reader.trailId(q.orgId, q.flowName, q.trailName);
+    const trailId = await this.reader.trailId(q.props.orgId, q.props.flowName, q.props.trailName);
     // Attestation names cannot contain '.', so a dot separates the artifact from the name.
-    const dot = q.slot.indexOf('.');
-    const artifactName = dot < 0 ? null : q.slot.slice(0, dot);
-    const name = dot < 0 ? q.slot : q.slot.slice(dot + 1);
+    const dot = q.props.slot.indexOf('.');
+    const artifactName = dot < 0 ? null : q.props.slot.slice(0, dot);
+    const name = dot < 0 ? q.props.slot : q.props.slot.slice(dot + 1);
     const rows = await this.reader.slotVersions(trailId, artifactName, name);
     if (!rows.length) {
-      throw new NotFoundError(`Attestation '${q.slot}' not found in trail '${q.trailName}' of flow '${q.flowName}'`);
+      throw new NotFoundError(`Attestation '${q.props.slot}' not found in trail '${q.props.trailName}' of flow '${q.props.flowName}'`);
     }
     return rows.map((row) => toAttestationResponse(row, this.config.publicBaseUrl));
   }

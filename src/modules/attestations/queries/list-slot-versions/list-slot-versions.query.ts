@@ -1,9 +1,11 @@
-import { Query } from '@nestjs/cqrs';
+import { OrgScope, OrgQuery } from '../../../../common/cqrs/org-scoped';
 import { AttestationResponse } from '../../dto/attestation.response';
 
-/** The versions of one slot of a trail (`<name>` or `<artifact>.<name>`), newest first. */
-export class ListSlotVersionsQuery extends Query<AttestationResponse[]> {
-  constructor(readonly orgId: string, readonly flowName: string, readonly trailName: string, readonly slot: string) {
-    super();
-  }
+export interface ListSlotVersionsProps extends OrgScope {
+  flowName: string;
+  trailName: string;
+  slot: string;
 }
+
+/** The versions of one slot of a trail (`<name>` or `<artifact>.<name>`), newest first. */
+export class ListSlotVersionsQuery extends OrgQuery<ListSlotVersionsProps, AttestationResponse[]> {}

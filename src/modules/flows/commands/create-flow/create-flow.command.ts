@@ -1,21 +1,17 @@
-import { Command } from '@nestjs/cqrs';
+import { ActingScope, OrgCommand } from '../../../../common/cqrs/org-scoped';
 
 export interface CreateFlowResult {
   created: boolean;
   message: string;
 }
 
-/** Create a flow, or update the fields sent; `templateSource` (YAML) makes a new template version. */
-export class CreateFlowCommand extends Command<CreateFlowResult> {
-  constructor(
-    readonly orgId: string,
-    readonly actor: string,
-    readonly name: string,
-    readonly description: string | undefined,
-    readonly visibility: string | undefined,
-    readonly repoUrl: string | null | undefined,
-    readonly templateSource: string | null,
-  ) {
-    super();
-  }
+export interface CreateFlowProps extends ActingScope {
+  name: string;
+  description?: string;
+  visibility?: string;
+  repoUrl?: string | null;
+  templateSource: string | null;
 }
+
+/** Create a flow, or update the fields sent; `templateSource` (YAML) makes a new template version. */
+export class CreateFlowCommand extends OrgCommand<CreateFlowProps, CreateFlowResult> {}

@@ -13,28 +13,28 @@ export class CreateFlowHandler implements ICommandHandler<CreateFlowCommand> {
 
   async execute(command: CreateFlowCommand): Promise<CreateFlowResult> {
     // Validate the template before anything is written.
-    const spec = command.templateSource === null ? null : parseFlowTemplate(command.templateSource);
+    const spec = command.props.templateSource === null ? null : parseFlowTemplate(command.props.templateSource);
     const created = await this.uow.run(async (manager) => {
-      const flow = await this.flows.ensureFlow(manager, command.orgId, command.name, command.actor);
+      const flow = await this.flows.ensureFlow(manager, command.props.orgId, command.props.name, command.props.actor);
       // Under the flow's lock, so two uploads of the same template make one version.
       const locked = await this.flows.lockFlow(manager, flow.id);
       await this.flows.updateFlow(manager, flow.id, {
-        description: command.description,
-        visibility: command.visibility,
-        repoUrl: command.repoUrl,
+        description: command.props.description,
+        visibility: command.props.visibility,
+        repoUrl: command.props.repoUrl,
       });
       if (spec) {
         await this.flows.saveTemplateVersion(manager, {
-          orgId: command.orgId,
+          orgId: command.props.orgId,
           flowId: flow.id,
           currentTemplateId: locked.templateId,
           spec,
-          source: command.templateSource!,
+          source: command.props.templateSource!,
           makeCurrent: true,
         });
       }
       return flow.created;
     });
-    return { created, message: `Flow '${command.name}' was ${created ? 'created' : 'updated'}` };
+    return { created, message: `Flow '${command.props.name}' was ${created ? 'created' : 'updated'}` };
   }
 }

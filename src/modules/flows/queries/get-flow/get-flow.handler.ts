@@ -14,8 +14,8 @@ export class GetFlowHandler implements IQueryHandler<GetFlowQuery> {
   ) {}
 
   async execute(query: GetFlowQuery): Promise<FlowResponse> {
-    const row = await this.flows.find(query.orgId, query.flowName);
-    if (!row) throw new NotFoundError(`Flow '${query.flowName}' not found`);
-    return toFlowResponse(row, query.orgName, this.config.publicBaseUrl);
+    const row = await this.flows.find(query.props.orgId, query.props.flowName);
+    if (!row) throw new NotFoundError(`Flow '${query.props.flowName}' not found`);
+    return toFlowResponse(row, query.props.orgName, this.config.publicBaseUrl);
   }
 }

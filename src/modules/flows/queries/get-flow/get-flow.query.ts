@@ -1,12 +1,8 @@
-import { Query } from '@nestjs/cqrs';
+import { OrgScope, OrgQuery } from '../../../../common/cqrs/org-scoped';
 import { FlowResponse } from '../../dto/flow.response';
 
-export class GetFlowQuery extends Query<FlowResponse> {
-  constructor(
-    readonly orgId: string,
-    readonly orgName: string,
-    readonly flowName: string,
-  ) {
-    super();
-  }
+export interface GetFlowProps extends OrgScope {
+  flowName: string;
 }
+
+export class GetFlowQuery extends OrgQuery<GetFlowProps, FlowResponse> {}

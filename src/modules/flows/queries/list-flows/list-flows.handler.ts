@@ -14,20 +14,20 @@ export class ListFlowsHandler implements IQueryHandler<ListFlowsQuery> {
   ) {}
 
   async execute(query: ListFlowsQuery): Promise<FlowResponse[] | PageEnvelope<FlowResponse>> {
-    const filter = { searchByName: query.searchByName, caseSensitive: query.caseSensitive };
-    const toResponse = (row: FlowRow) => toFlowResponse(row, query.orgName, this.config.publicBaseUrl);
-    const paged = query.page !== undefined || query.perPage !== undefined;
-    if (!paged) return (await this.flows.list(query.orgId, filter)).rows.map(toResponse);
-    const page = query.page ?? 1;
-    const perPage = query.perPage ?? DEFAULT_PER_PAGE;
-    const { rows, total } = await this.flows.list(query.orgId, filter, { page, perPage });
+    const filter = { searchByName: query.props.searchByName, caseSensitive: query.props.caseSensitive };
+    const toResponse = (row: FlowRow) => toFlowResponse(row, query.props.orgName, this.config.publicBaseUrl);
+    const paged = query.props.page !== undefined || query.props.perPage !== undefined;
+    if (!paged) return (await this.flows.list(query.props.orgId, filter)).rows.map(toResponse);
+    const page = query.props.page ?? 1;
+    const perPage = query.props.perPage ?? DEFAULT_PER_PAGE;
+    const { rows, total } = await this.flows.list(query.props.orgId, filter, { page, perPage });
     return pageEnvelope(
       rows.map(toResponse),
       total,
       page,
       perPage,
-      `${this.config.publicBaseUrl}/api/v2/flows/${encodeURIComponent(query.orgName)}`,
-      { search_by_name: query.searchByName, case_sensitive: query.searchByName ? String(query.caseSensitive) : undefined },
+      `${this.config.publicBaseUrl}/api/v2/flows/${encodeURIComponent(query.props.orgName)}`,
+      { search_by_name: query.props.searchByName, case_sensitive: query.props.searchByName ? String(query.props.caseSensitive) : undefined },
     );
   }
 }

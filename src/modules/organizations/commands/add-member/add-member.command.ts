@@ -7,8 +7,14 @@ export interface AddedMember {
   api_key: string;
 }
 
+export interface AddMemberProps {
+  orgName: string;
+  email: string;
+  role: Role;
+}
+
 export class AddMemberCommand extends Command<AddedMember> {
-  constructor(readonly orgName: string, readonly email: string, readonly role: Role) {
+  constructor(readonly props: Readonly<AddMemberProps>) {
     super();
   }
 }

@@ -20,16 +20,16 @@ export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
 
   async execute(command: AddMemberCommand): Promise<AddedMember> {
     const added = await this.uow.run(async (manager) => {
-      const org = await this.orgs.findByName(manager, command.orgName);
-      if (!org) throw new OrganizationNotFoundError(command.orgName);
-      const user = await this.users.findOrCreateUser(manager, command.email);
+      const org = await this.orgs.findByName(manager, command.props.orgName);
+      if (!org) throw new OrganizationNotFoundError(command.props.orgName);
+      const user = await this.users.findOrCreateUser(manager, command.props.email);
       const existing = await this.memberships.find(manager, org.id, user.id);
       if (existing) throw new ConflictError(`${user.email} is already a member of '${org.name}' (role ${existing.role})`);
-      await this.memberships.insert(manager, org.id, user.id, command.role);
+      await this.memberships.insert(manager, org.id, user.id, command.props.role);
       const apiKey = await this.users.issuePersonalKey(manager, user.id, `personal key for ${org.name}`);
-      return { email: user.email, role: command.role, api_key: apiKey };
+      return { email: user.email, role: command.props.role, api_key: apiKey };
     });
-    this.directory.evict(command.orgName);
+    this.directory.evict(command.props.orgName);
     return added;
   }
 }

@@ -5,13 +5,16 @@ export interface CreatedOrganization extends OrganizationResponse {
   admin: { email: string; api_key: string };
 }
 
+export interface CreateOrganizationProps {
+  name: string;
+  /** absent: the region this deployment serves */
+  region?: string;
+  features: string[];
+  adminEmail: string;
+}
+
 export class CreateOrganizationCommand extends Command<CreatedOrganization> {
-  constructor(
-    readonly name: string,
-    readonly region: string,
-    readonly features: string[],
-    readonly adminEmail: string,
-  ) {
+  constructor(readonly props: Readonly<CreateOrganizationProps>) {
     super();
   }
 }

@@ -1,4 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { AppConfig } from '../../../../common/config/app-config';
+import { InjectConfig } from '../../../../common/config/config.decorators';
 import { ConflictError } from '../../../../common/errors/app-error';
 import { sqlState } from '../../../../common/errors/database-errors';
 import { UnitOfWork } from '../../../../database/unit-of-work';
@@ -18,21 +20,22 @@ export class CreateOrganizationHandler implements ICommandHandler<CreateOrganiza
     private readonly orgs: OrganizationRepository,
     private readonly memberships: MembershipRepository,
     private readonly directory: OrganizationDirectory,
+    @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   async execute(command: CreateOrganizationCommand): Promise<CreatedOrganization> {
     try {
       const created = await this.uow.run(async (manager) => {
-        const org = await this.orgs.insert(manager, { name: command.name, region: command.region, features: command.features });
-        const user = await this.users.findOrCreateUser(manager, command.adminEmail);
+        const org = await this.orgs.insert(manager, { name: command.props.name, region: command.props.region ?? this.config.region, features: command.props.features });
+        const user = await this.users.findOrCreateUser(manager, command.props.adminEmail);
         await this.memberships.insert(manager, org.id, user.id, 'admin');
         const apiKey = await this.users.issuePersonalKey(manager, user.id, `personal key for ${org.name}`);
         return { ...toOrganizationResponse(org), admin: { email: user.email, api_key: apiKey } };
       });
-      this.directory.evict(command.name);
+      this.directory.evict(command.props.name);
       return created;
     } catch (error) {
-      if (sqlState(error) === '23505') throw new ConflictError(`Organization '${command.name}' already exists`);
+      if (sqlState(error) === '23505') throw new ConflictError(`Organization '${command.props.name}' already exists`);
       throw error;
     }
   }

@@ -16,13 +16,13 @@ export class UpdateOrganizationHandler implements ICommandHandler<UpdateOrganiza
 
   async execute(command: UpdateOrganizationCommand): Promise<OrganizationResponse> {
     const org = await this.uow.run(async (manager) => {
-      const found = await this.orgs.findByName(manager, command.orgName, true);
-      if (!found) throw new OrganizationNotFoundError(command.orgName);
-      found.features = [...new Set(command.features)];
+      const found = await this.orgs.findByName(manager, command.props.orgName, true);
+      if (!found) throw new OrganizationNotFoundError(command.props.orgName);
+      found.features = [...new Set(command.props.features)];
       await this.orgs.setFeatures(manager, found.id, found.features);
       return found;
     });
-    this.directory.evict(command.orgName);
+    this.directory.evict(command.props.orgName);
     return toOrganizationResponse(org);
   }
 }

@@ -9,8 +9,8 @@ export class GetOrganizationHandler implements IQueryHandler<GetOrganizationQuer
   constructor(private readonly orgs: OrganizationRepository) {}
 
   async execute(query: GetOrganizationQuery): Promise<OrganizationResponse & { role: string }> {
-    const org = await this.orgs.findById(query.orgId);
-    if (!org) throw new OrganizationNotFoundError(query.orgId);
-    return { ...toOrganizationResponse(org), role: query.callerRole };
+    const org = await this.orgs.findById(query.props.orgId);
+    if (!org) throw new OrganizationNotFoundError(query.props.orgId);
+    return { ...toOrganizationResponse(org), role: query.props.callerRole };
   }
 }

@@ -1,8 +1,8 @@
-import { Query } from '@nestjs/cqrs';
+import { OrgScope, OrgQuery } from '../../../../common/cqrs/org-scoped';
 import { OrganizationResponse } from '../../dto/organization.response';
 
-export class GetOrganizationQuery extends Query<OrganizationResponse & { role: string }> {
-  constructor(readonly orgId: string, readonly callerRole: string) {
-    super();
-  }
+export interface GetOrganizationProps extends OrgScope {
+  callerRole: string;
 }
+
+export class GetOrganizationQuery extends OrgQuery<GetOrganizationProps, OrganizationResponse & { role: string }> {}

@@ -9,8 +9,8 @@ export class GetRepoHandler implements IQueryHandler<GetRepoQuery> {
   constructor(private readonly repos: RepoReader) {}
 
   async execute(query: GetRepoQuery): Promise<RepoResponse> {
-    const row = await this.repos.findByName(query.orgId, query.name);
-    if (!row) throw new NotFoundError(`Repo '${query.name}' not found`);
+    const row = await this.repos.findByName(query.props.orgId, query.props.name);
+    if (!row) throw new NotFoundError(`Repo '${query.props.name}' not found`);
     return toRepoResponse(row);
   }
 }

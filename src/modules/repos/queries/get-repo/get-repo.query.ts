@@ -1,11 +1,8 @@
-import { Query } from '@nestjs/cqrs';
+import { OrgScope, OrgQuery } from '../../../../common/cqrs/org-scoped';
 import { RepoResponse } from '../../dto/repo.response';
 
-export class GetRepoQuery extends Query<RepoResponse> {
-  constructor(
-    readonly orgId: string,
-    readonly name: string,
-  ) {
-    super();
-  }
+export interface GetRepoProps extends OrgScope {
+  name: string;
 }
+
+export class GetRepoQuery extends OrgQuery<GetRepoProps, RepoResponse> {}

@@ -1,4 +1,4 @@
-import { Command } from '@nestjs/cqrs';
+import { ActingScope, OrgCommand } from '../../../../common/cqrs/org-scoped';
 import { BeginTrailDataDto } from './begin-trail.request.dto';
 
 export interface BeginTrailResult {
@@ -6,15 +6,11 @@ export interface BeginTrailResult {
   message: string;
 }
 
-/** Begin a trail (201), or update the fields sent (200); a template file gives the trail its own template. */
-export class BeginTrailCommand extends Command<BeginTrailResult> {
-  constructor(
-    readonly orgId: string,
-    readonly actor: string,
-    readonly flowName: string,
-    readonly data: BeginTrailDataDto,
-    readonly templateSource: string | null,
-  ) {
-    super();
-  }
+export interface BeginTrailProps extends ActingScope {
+  flowName: string;
+  data: BeginTrailDataDto;
+  templateSource: string | null;
 }
+
+/** Begin a trail (201), or update the fields sent (200); a template file gives the trail its own template. */
+export class BeginTrailCommand extends OrgCommand<BeginTrailProps, BeginTrailResult> {}

@@ -17,32 +17,32 @@ export class BeginTrailHandler implements ICommandHandler<BeginTrailCommand> {
   ) {}
 
   async execute(command: BeginTrailCommand): Promise<BeginTrailResult> {
-    const spec = command.templateSource === null ? null : parseFlowTemplate(command.templateSource);
-    const { data } = command;
+    const spec = command.props.templateSource === null ? null : parseFlowTemplate(command.props.templateSource);
+    const { data } = command.props;
     const created = await this.uow.run(async (manager) => {
-      const flow = await this.flows.findFlow(manager, command.orgId, command.flowName);
-      if (!flow) throw new NotFoundError(`Flow '${command.flowName}' not found`);
+      const flow = await this.flows.findFlow(manager, command.props.orgId, command.props.flowName);
+      if (!flow) throw new NotFoundError(`Flow '${command.props.flowName}' not found`);
       // Lock order of every evidence writer: trail row, then repo and flow rows.
-      const registerRepo = () => (data.repo_info ? this.repos.register(manager, command.orgId, data.repo_info) : Promise.resolve(''));
+      const registerRepo = () => (data.repo_info ? this.repos.register(manager, command.props.orgId, data.repo_info) : Promise.resolve(''));
       const fields = sentFields(command);
       const saveTemplate = (currentTemplateId: string | null) =>
         this.flows.saveTemplateVersion(manager, {
-          orgId: command.orgId,
+          orgId: command.props.orgId,
           flowId: flow.id,
           currentTemplateId,
           spec: spec as FlowTemplateSpec,
-          source: command.templateSource!,
+          source: command.props.templateSource!,
           makeCurrent: false,
         });
 
       let trail = await this.ledger.lockTrailInFlow(manager, flow.id, data.name);
       if (!trail) {
         const trailId = await this.ledger.insertTrail(manager, {
-          orgId: command.orgId,
+          orgId: command.props.orgId,
           flowId: flow.id,
           name: data.name,
           templateId: flow.templateId,
-          actor: command.actor,
+          actor: command.props.actor,
           fields,
         });
         if (trailId) {
@@ -74,7 +74,7 @@ export class BeginTrailHandler implements ICommandHandler<BeginTrailCommand> {
 
 /** The trail columns the client sent (a field left out keeps its value). */
 function sentFields(command: BeginTrailCommand): TrailField[] {
-  const d = command.data;
+  const d = command.props.data;
   const out: TrailField[] = [];
   if (d.description !== undefined) out.push({ column: 'description', value: d.description ?? '', cast: '::text' });
   if (d.git_commit_info !== undefined) {

@@ -21,19 +21,19 @@ export class GetTrailMomentHandler implements IQueryHandler<GetTrailMomentQuery>
   async execute(query: GetTrailMomentQuery): Promise<TrailMomentResponse> {
     let selector: MomentSelector;
     try {
-      selector = parseMomentExpression(query.expression);
+      selector = parseMomentExpression(query.props.expression);
     } catch (error) {
       if (error instanceof MomentExpressionError) throw new ValidationError({ moment_expression: error.message });
       throw error;
     }
-    const { trail, moment } = await this.reader.readAt(query.orgId, query.flowName, query.trailName, selector, false);
+    const { trail, moment } = await this.reader.readAt(query.props.orgId, query.props.flowName, query.props.trailName, selector, false);
     if (!moment) {
-      throw new NotFoundError(`Moment '${query.expression}' not found in trail '${query.trailName}' of flow '${query.flowName}'`);
+      throw new NotFoundError(`Moment '${query.props.expression}' not found in trail '${query.props.trailName}' of flow '${query.props.flowName}'`);
     }
     const cached = this.cache.get(trail.id, moment.momentNumber);
     if (cached) return cached;
     // Build it in one statement, addressed by number: the expression may point elsewhere by now (`latest`).
-    const full = await this.reader.readAt(query.orgId, query.flowName, query.trailName, {
+    const full = await this.reader.readAt(query.props.orgId, query.props.flowName, query.props.trailName, {
       kind: 'number',
       number: moment.momentNumber,
     });

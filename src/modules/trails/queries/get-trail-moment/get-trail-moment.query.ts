@@ -1,14 +1,11 @@
-import { Query } from '@nestjs/cqrs';
+import { OrgScope, OrgQuery } from '../../../../common/cqrs/org-scoped';
 import { TrailMomentResponse } from '../../dto/trail.response';
 
-export class GetTrailMomentQuery extends Query<TrailMomentResponse> {
-  constructor(
-    readonly orgId: string,
-    readonly flowName: string,
-    readonly trailName: string,
-    /** As received (already URL-decoded once by the router). */
-    readonly expression: string,
-  ) {
-    super();
-  }
+export interface GetTrailMomentProps extends OrgScope {
+  flowName: string;
+  trailName: string;
+  /** As received (already URL-decoded once by the router). */
+  expression: string;
 }
+
+export class GetTrailMomentQuery extends OrgQuery<GetTrailMomentProps, TrailMomentResponse> {}

@@ -14,12 +14,12 @@ export class GetTrailHandler implements IQueryHandler<GetTrailQuery> {
 
   async execute(query: GetTrailQuery): Promise<TrailResponse> {
     // The state as of the trail's last committed moment, so the trail row and its slots agree.
-    const { trail, moment, state } = await this.reader.readAt(query.orgId, query.flowName, query.trailName, { kind: 'back', steps: 0 });
+    const { trail, moment, state } = await this.reader.readAt(query.props.orgId, query.props.flowName, query.props.trailName, { kind: 'back', steps: 0 });
     const upTo = moment?.momentNumber ?? 0;
     const [current, events] = await Promise.all([
       state ?? this.reader.stateOf(trail.id, trail.template_id, upTo),
       this.reader.events(trail.id, upTo),
     ]);
-    return toTrailResponse(trail, current, query.orgName, this.config.publicBaseUrl, events);
+    return toTrailResponse(trail, current, query.props.orgName, this.config.publicBaseUrl, events);
   }
 }

@@ -1,13 +1,9 @@
-import { Query } from '@nestjs/cqrs';
+import { OrgScope, OrgQuery } from '../../../../common/cqrs/org-scoped';
 import { TrailResponse } from '../../dto/trail.response';
 
-export class GetTrailQuery extends Query<TrailResponse> {
-  constructor(
-    readonly orgId: string,
-    readonly orgName: string,
-    readonly flowName: string,
-    readonly trailName: string,
-  ) {
-    super();
-  }
+export interface GetTrailProps extends OrgScope {
+  flowName: string;
+  trailName: string;
 }
+
+export class GetTrailQuery extends OrgQuery<GetTrailProps, TrailResponse> {}

@@ -17,35 +17,35 @@ export class ListTrailsHandler implements IQueryHandler<ListTrailsQuery> {
   ) {}
 
   async execute(query: ListTrailsQuery): Promise<PageEnvelope<TrailResponse>> {
-    const { filters } = query;
+    const { filters } = query.props;
     let flowId: string | undefined;
     if (filters.flow !== undefined) {
-      const found = await this.trails.flowId(query.orgId, filters.flow);
+      const found = await this.trails.flowId(query.props.orgId, filters.flow);
       if (!found) {
-        if (query.flowInPath) throw new NotFoundError(`Flow '${filters.flow}' not found`);
+        if (query.props.flowInPath) throw new NotFoundError(`Flow '${filters.flow}' not found`);
         return this.envelope(query, [], 0);
       }
       flowId = found;
     }
     const { rows, total } = await this.trails.page(
-      query.orgId,
+      query.props.orgId,
       { flowId, flowTag: filters.flowTag, fingerprint: filters.fingerprint },
-      query.page,
-      query.perPage,
+      query.props.page,
+      query.props.perPage,
     );
     const states = rows.length ? await this.reader.currentStates(rows) : new Map();
-    const data = rows.map((row) => toTrailResponse(row, states.get(row.id)!, query.orgName, this.config.publicBaseUrl));
+    const data = rows.map((row) => toTrailResponse(row, states.get(row.id)!, query.props.orgName, this.config.publicBaseUrl));
     return this.envelope(query, data, total);
   }
 
   private envelope(query: ListTrailsQuery, data: TrailResponse[], total: number): PageEnvelope<TrailResponse> {
-    const org = encodeURIComponent(query.orgName);
+    const org = encodeURIComponent(query.props.orgName);
     const base = `${this.config.publicBaseUrl}/api/v2/trails/${org}`;
-    const { filters } = query;
-    if (query.flowInPath) {
-      return pageEnvelope(data, total, query.page, query.perPage, `${base}/${encodeURIComponent(filters.flow!)}`);
+    const { filters } = query.props;
+    if (query.props.flowInPath) {
+      return pageEnvelope(data, total, query.props.page, query.props.perPage, `${base}/${encodeURIComponent(filters.flow!)}`);
     }
-    return pageEnvelope(data, total, query.page, query.perPage, base, {
+    return pageEnvelope(data, total, query.props.page, query.props.perPage, base, {
       flow: filters.flow,
       flow_tag: filters.flowTag ? `${filters.flowTag.key}=${filters.flowTag.value}` : undefined,
       fingerprint: filters.fingerprint,

@@ -1,4 +1,4 @@
-import { Query } from '@nestjs/cqrs';
+import { OrgScope, OrgQuery } from '../../../../common/cqrs/org-scoped';
 import { PageEnvelope } from '../../../../common/pagination/page-envelope';
 import { TrailResponse } from '../../dto/trail.response';
 
@@ -8,17 +8,13 @@ export interface TrailFilters {
   fingerprint?: string;
 }
 
-/** Trails newest first, in the `{data, _links, pagination}` envelope. */
-export class ListTrailsQuery extends Query<PageEnvelope<TrailResponse>> {
-  constructor(
-    readonly orgId: string,
-    readonly orgName: string,
-    readonly filters: TrailFilters,
-    /** true for `GET /trails/{org}/{flow}`: an unknown flow is 404 there. */
-    readonly flowInPath: boolean,
-    readonly page: number,
-    readonly perPage: number,
-  ) {
-    super();
-  }
+export interface ListTrailsProps extends OrgScope {
+  filters: TrailFilters;
+  /** true for `GET /trails/{org}/{flow}`: an unknown flow is 404 there. */
+  flowInPath: boolean;
+  page: number;
+  perPage: number;
 }
+
+/** Trails newest first, in the `{data, _links, pagination}` envelope. */
+export class ListTrailsQuery extends OrgQuery<ListTrailsProps, PageEnvelope<TrailResponse>> {}
