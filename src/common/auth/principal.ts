@@ -1,7 +1,7 @@
 export type Role = 'reader' | 'snapshotter' | 'member' | 'admin';
 export const ROLES: readonly Role[] = ['reader', 'snapshotter', 'member', 'admin'];
 
-/** Each role can do everything the roles before it can (decisions.md permission table). */
+/** Each role can do everything the roles before it can (reader < snapshotter < member < admin). */
 export function roleAtLeast(actual: Role, required: Role): boolean {
   return ROLES.indexOf(actual) >= ROLES.indexOf(required);
 }
