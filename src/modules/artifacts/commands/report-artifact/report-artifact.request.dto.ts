@@ -12,10 +12,9 @@ import {
 } from 'class-validator';
 import { GitCommitInfoDto, RepoInfoDto } from '../../../../common/evidence/evidence-common.dto';
 import { IsAnnotations, IsExternalUrls, IsObjectOrArray } from '../../../../common/evidence/evidence-validators';
-import { TRAIL_NAME_PATTERN } from '../../../trails/commands/begin-trail/begin-trail.request.dto';
+import { IsTemplateReferenceName, IsTrailName } from '../../../../common/validation/names';
 
 export const FINGERPRINT_PATTERN = /^[a-f0-9]{64}$/;
-export const TEMPLATE_REFERENCE_NAME_PATTERN = /^[a-zA-Z0-9\-_]+$/;
 
 /** `POST /artifacts/{org}/{flow}`: every field of the reference's artifact report (the CLI sends them). */
 export class ReportArtifactRequestDto {
@@ -28,14 +27,10 @@ export class ReportArtifactRequestDto {
   @MaxLength(1024)
   filename: string;
 
-  @IsString()
-  @MaxLength(256)
-  @Matches(TRAIL_NAME_PATTERN)
+  @IsTrailName()
   trail_name: string;
 
-  @IsString()
-  @MaxLength(256)
-  @Matches(TEMPLATE_REFERENCE_NAME_PATTERN)
+  @IsTemplateReferenceName()
   template_reference_name: string;
 
   @IsOptional()

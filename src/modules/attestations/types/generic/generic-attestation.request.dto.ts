@@ -2,8 +2,8 @@ import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
 import { IsAnnotations, IsExternalUrls, IsObjectOrArray } from '../../../../common/evidence/evidence-validators';
 import { GitCommitInfoDto, RepoInfoDto } from '../../../../common/evidence/evidence-common.dto';
+import { IsAttestationName } from '../../../../common/validation/names';
 
-export const ATTESTATION_NAME = /^[a-zA-Z0-9\-_,]+$/;
 export const FINGERPRINT = /^[a-f0-9]{64}$/;
 
 /**
@@ -11,8 +11,7 @@ export const FINGERPRINT = /^[a-f0-9]{64}$/;
  * `attestation_name`, `is_compliant`. Every other field may be absent or null. Unknown fields are 400.
  */
 export class GenericAttestationRequestDto {
-  @IsString()
-  @Matches(ATTESTATION_NAME, { message: 'must match ^[a-zA-Z0-9\\-_,]+$' })
+  @IsAttestationName()
   attestation_name: string;
 
   @IsBoolean()
@@ -25,7 +24,7 @@ export class GenericAttestationRequestDto {
 
   @IsOptional()
   @IsArray()
-  @Matches(ATTESTATION_NAME, { each: true, message: 'each item must match ^[a-zA-Z0-9\\-_,]+$' })
+  @IsAttestationName({ each: true })
   target_artifacts?: string[] | null;
 
   @IsOptional()

@@ -1,14 +1,13 @@
-import { IsArray, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { FLOW_NAME, IsFlowName } from '../../../../common/validation/names';
 
-export const FLOW_NAME_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9.\-_~]*$/;
+/** @deprecated The flow name rule lives in common/validation/names.ts; this alias remains for older importers. */
+export const FLOW_NAME_PATTERN = FLOW_NAME;
 export const VISIBILITIES = ['public', 'private'];
 
 /** `data_json` of `PUT /flows/{org}/template_file` (the template itself is the file part). */
 export class CreateFlowDataDto {
-  @IsString()
-  @MinLength(1)
-  @MaxLength(256)
-  @Matches(FLOW_NAME_PATTERN)
+  @IsFlowName()
   name: string;
 
   @IsOptional()

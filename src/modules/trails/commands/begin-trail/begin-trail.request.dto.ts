@@ -1,16 +1,12 @@
 import { Type } from 'class-transformer';
-import { IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { GitCommitInfoDto, RepoInfoDto } from '../../../../common/evidence/evidence-common.dto';
 import { IsExternalUrls, IsObjectOrArray } from '../../../../common/evidence/evidence-validators';
-
-export const TRAIL_NAME_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9\-_.~]*$/;
+import { IsTrailName } from '../../../../common/validation/names';
 
 /** `data_json` of `PUT /trails/{org}/{flow}` (begin or update a trail). */
 export class BeginTrailDataDto {
-  @IsString()
-  @MinLength(1)
-  @MaxLength(256)
-  @Matches(TRAIL_NAME_PATTERN)
+  @IsTrailName()
   name: string;
 
   @IsOptional()
