@@ -1,6 +1,7 @@
 import type { MetadataStorage as TransformerMetadata } from 'class-transformer/types/MetadataStorage';
 import { getMetadataStorage, ValidationArguments, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { joinPath } from './flatten-validation-errors';
 
 // class-transformer keeps its decorator metadata in this module (the one its own plainToInstance reads); it
 // is not re-exported from the package index.
@@ -231,4 +232,33 @@ export function shieldFreeForm(cls: new () => object, value: Record<string, unkn
     });
   }
   return { shell, restore: (instance) => restores.forEach((restore) => restore(instance as Record<string, unknown>)) };
+}
+
+/**
+ * For the full path: the keys of `value` (at any depth of its classes) that class-transformer did not copy
+ * onto `instance`, as error paths. It skips keys named like a method the instance inherits ("constructor",
+ * "toString", "hasOwnProperty" ...) and "__proto__", so class-validator's whitelist never sees them; they are
+ * unknown fields all the same, and the full path reports them as such.
+ */
+export function uncopiedKeys(cls: new () => object, value: Record<string, unknown>, instance: object, prefix = ''): string[] {
+  const out: string[] = [];
+  const built = instance as Record<string, unknown>;
+  for (const key of Object.keys(value)) {
+    const path = joinPath(prefix, key);
+    if (!Object.prototype.hasOwnProperty.call(built, key)) {
+      out.push(path);
+      continue;
+    }
+    const type = typeOf(cls, key);
+    if (type.kind !== 'class') continue;
+    const [field, copy] = [value[key], built[key]];
+    if (Array.isArray(field) && Array.isArray(copy)) {
+      field.forEach((item, i) => {
+        if (isPlainObject(item) && copy[i] && typeof copy[i] === 'object') out.push(...uncopiedKeys(type.cls, item, copy[i] as object, `${path}[${i}]`));
+      });
+    } else if (isPlainObject(field) && copy && typeof copy === 'object') {
+      out.push(...uncopiedKeys(type.cls, field, copy, path));
+    }
+  }
+  return out;
 }

@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import {
   IsArray,
   IsBoolean,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -43,12 +44,14 @@ export class ReportArtifactRequestDto {
   git_commit?: string | null;
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => GitCommitInfoDto)
   git_commit_info?: GitCommitInfoDto | null;
 
   @IsOptional()
   @IsArray()
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => GitCommitInfoDto)
   commits_list?: GitCommitInfoDto[] | null;
@@ -66,6 +69,7 @@ export class ReportArtifactRequestDto {
   repo_url?: string | null;
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => RepoInfoDto)
   repo_info?: RepoInfoDto | null;

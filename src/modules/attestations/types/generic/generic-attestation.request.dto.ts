@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsObject, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
 import { IsAnnotations, IsExternalUrls, IsObjectOrArray } from '../../../../common/evidence/evidence-validators';
 import { GitCommitInfoDto, RepoInfoDto } from '../../../../common/evidence/evidence-common.dto';
 import { IsAttestationName } from '../../../../common/validation/names';
@@ -48,11 +48,13 @@ export class GenericAttestationRequestDto {
   user_data?: Record<string, unknown> | unknown[] | null;
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => GitCommitInfoDto)
   git_commit_info?: GitCommitInfoDto | null;
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => RepoInfoDto)
   repo_info?: RepoInfoDto | null;

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { GitCommitInfoDto, RepoInfoDto } from '../../../../common/evidence/evidence-common.dto';
 import { IsExternalUrls, IsObjectOrArray } from '../../../../common/evidence/evidence-validators';
 import { IsTrailName } from '../../../../common/validation/names';
@@ -15,11 +15,13 @@ export class BeginTrailDataDto {
   description?: string;
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => GitCommitInfoDto)
   git_commit_info?: GitCommitInfoDto | null;
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => RepoInfoDto)
   repo_info?: RepoInfoDto | null;
