@@ -23,7 +23,8 @@ export interface AttestationUpload {
  * (so 401/403/404-org come first), `data_json` plus at most one attachment, streamed through sha256 with the
  * 10 MB cap (never buffered whole in memory) by `readAttestationForm`. On any error the request body is
  * drained, staged bytes are discarded, and the handler is not called. The staged attachment is removed when
- * the response is done, whether it was stored or not. (A pipe rather than an interceptor: an interceptor costs
+ * the response is done, whether it was stored or not, and also when the response went out before the form was
+ * read (another parameter of the route was rejected). (A pipe rather than an interceptor: an interceptor costs
  * an rxjs pipeline and an async-context binding on every request of this hot route.)
  */
 @Injectable()
@@ -51,7 +52,11 @@ export class AttestationUploadPipe implements PipeTransform<{ req: Request; res:
     await this.dirReady;
 
     const { fields, file } = await readAttestationForm(req, this.limits);
-    if (file) res.once('close', () => void file.dispose());
+    if (file) {
+      // A response already sent (a path parameter was rejected while the body streamed in) will not close again.
+      if (res.writableFinished || res.destroyed) void file.dispose();
+      else res.once('close', () => void file.dispose());
+    }
     const errors: Record<string, string> = {};
     for (const name of fields.keys()) {
       if (name !== 'data_json') errors[name] = 'unknown form field: send data_json and at most one attachment_file';

@@ -2,7 +2,6 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ValidationError } from '../../../../common/errors/app-error';
 import { validateDto } from '../../../../common/validation/strict-validation.pipe';
 import { AttestationBatcher } from '../../persistence/attestation-batcher';
-import { checkFlowAndTrailNames } from '../../persistence/attestation-recorder';
 import { AttestationTypeRegistry } from '../../types/attestation-type.registry';
 import { AttestMultipartCommand } from './attest-multipart.command';
 
@@ -16,7 +15,6 @@ export class AttestMultipartHandler implements ICommandHandler<AttestMultipartCo
   async execute(command: AttestMultipartCommand): Promise<string> {
     const type = this.registry.get(command.typeName);
     if (!type) throw new Error(`attestation type '${command.typeName}' is not registered`);
-    checkFlowAndTrailNames(command.flowName, command.trailName);
 
     const { dataJson, evidence } = command.upload;
     if (dataJson === undefined) throw new ValidationError({ data_json: 'is required' });

@@ -1,8 +1,9 @@
-import { Controller, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, Header, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CurrentOrg, CurrentPrincipal } from '../../../../common/auth/auth.decorators';
 import { OrgContext, Principal } from '../../../../common/auth/principal';
 import { toJsonString } from '../../../../common/http/json-string';
+import { FlowNameParam, TrailNameParam } from '../../../../common/validation/names';
 import { AttestMultipartCommand } from '../../commands/attest-multipart/attest-multipart.command';
 import { AttestationUpload, UploadedAttestation } from '../../upload/attestation-upload.pipe';
 
@@ -17,8 +18,8 @@ export class GenericAttestationController {
   attest(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
-    @Param('flow_name') flowName: string,
-    @Param('trail_name') trailName: string,
+    @FlowNameParam() flowName: string,
+    @TrailNameParam() trailName: string,
     @UploadedAttestation() upload: AttestationUpload,
   ) {
     return this.commandBus.execute(new AttestMultipartCommand(org.id, principal, flowName, trailName, 'generic', upload)).then(toJsonString);
