@@ -354,6 +354,16 @@ describe('generic attestations (spec op 7)', () => {
       'git_commit_info.bogus': 'unknown field: it is not part of this request',
       'repo_info.extra': 'unknown field: it is not part of this request',
     });
+    // Keys named like Object members used to be dropped silently; an array is not the one object expected.
+    const dropped = await post('{"attestation_name": "a", "is_compliant": true, "git_commit_info": {"sha1": "a", "__proto__": {"x": 1}}, "toString": 1}');
+    expect(dropped.status).toBe(400);
+    expect(dropped.body.errors).toEqual({
+      toString: 'unknown field: it is not part of this request',
+      'git_commit_info.__proto__': 'unknown field: it is not part of this request',
+    });
+    const list = await post({ attestation_name: 'a', is_compliant: true, git_commit_info: [{ sha1: 'a' }] });
+    expect(list.status).toBe(400);
+    expect(Object.keys(list.body.errors)).toEqual(['git_commit_info']);
 
     const bad = await post({
       attestation_name: 'has space',

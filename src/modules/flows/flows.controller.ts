@@ -3,8 +3,8 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Response } from 'express';
 import { CurrentOrg, CurrentPrincipal } from '../../common/auth/auth.decorators';
 import { OrgContext, Principal } from '../../common/auth/principal';
-import { validateDto } from '../../common/validation/strict-validation.pipe';
 import { jsonString } from '../../common/http/json-string';
+import { MultipartJson } from '../../common/validation/multipart-json';
 import { CreateFlowCommand } from './commands/create-flow/create-flow.command';
 import { CreateFlowDataDto, CreateFlowRequestDto } from './commands/create-flow/create-flow.request.dto';
 import { TemplateForm, TemplateFormBody, TemplateFormInterceptor } from './http/template-form.interceptor';
@@ -38,10 +38,10 @@ export class FlowsController {
   async createWithTemplate(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
+    @MultipartJson(CreateFlowDataDto) data: CreateFlowDataDto,
     @TemplateFormBody() form: TemplateForm,
     @Res({ passthrough: true }) res: Response,
   ) {
-    const data = validateDto(CreateFlowDataDto, form.data, '');
     const result = await this.commandBus.execute(
       new CreateFlowCommand(org.id, principal.name, data.name, data.description, data.visibility, data.repo_url, form.templateSource),
     );

@@ -3,7 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Response } from 'express';
 import { CurrentOrg, CurrentPrincipal, RequiresBeta } from '../../common/auth/auth.decorators';
 import { OrgContext, Principal } from '../../common/auth/principal';
-import { validateDto } from '../../common/validation/strict-validation.pipe';
+import { MultipartJson } from '../../common/validation/multipart-json';
 import { TemplateForm, TemplateFormBody, TemplateFormInterceptor } from '../flows/http/template-form.interceptor';
 import { BeginTrailCommand } from './commands/begin-trail/begin-trail.command';
 import { BeginTrailDataDto } from './commands/begin-trail/begin-trail.request.dto';
@@ -43,10 +43,10 @@ export class TrailsController {
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
     @Param('flow') flow: string,
+    @MultipartJson(BeginTrailDataDto) data: BeginTrailDataDto,
     @TemplateFormBody() form: TemplateForm,
     @Res({ passthrough: true }) res: Response,
   ) {
-    const data = validateDto(BeginTrailDataDto, form.data, '');
     const result = await this.commandBus.execute(new BeginTrailCommand(org.id, principal.name, flow, data, form.templateSource));
     return jsonString(res, result.created ? 201 : 200, result.message);
   }

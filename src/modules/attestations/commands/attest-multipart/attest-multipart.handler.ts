@@ -1,6 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ValidationError } from '../../../../common/errors/app-error';
-import { validateDto } from '../../../../common/validation/strict-validation.pipe';
 import { AttestationBatcher } from '../../persistence/attestation-batcher';
 import { AttestationTypeRegistry } from '../../types/attestation-type.registry';
 import { AttestMultipartCommand } from './attest-multipart.command';
@@ -16,18 +15,12 @@ export class AttestMultipartHandler implements ICommandHandler<AttestMultipartCo
     const type = this.registry.get(command.typeName);
     if (!type) throw new Error(`attestation type '${command.typeName}' is not registered`);
 
-    const { dataJson, evidence } = command.upload;
-    if (dataJson === undefined) throw new ValidationError({ data_json: 'is required' });
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(dataJson);
-    } catch (error) {
-      throw new ValidationError({ data_json: `is not valid JSON: ${(error as Error).message}` });
+    // Flow and trail names and data_json were validated at the edge (the route's name parameters and
+    // @UploadedAttestation(Dto)); the data must have been validated as this type's class.
+    const { data, evidence } = command.upload;
+    if (!(data instanceof type.dataClass)) {
+      throw new Error(`attestation type '${type.name}' takes ${type.dataClass.name}, the route validated ${data.constructor.name}`);
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new ValidationError({ data_json: 'must be a JSON object' });
-    }
-    const data = validateDto(type.dataClass, parsed, '');
     if (evidence && !type.acceptsAttachment) {
       throw new ValidationError({ attachment_file: `attestations of type '${type.name}' take no attachment` });
     }

@@ -6,6 +6,7 @@ import { toJsonString } from '../../../../common/http/json-string';
 import { FlowNameParam, TrailNameParam } from '../../../../common/validation/names';
 import { AttestMultipartCommand } from '../../commands/attest-multipart/attest-multipart.command';
 import { AttestationUpload, UploadedAttestation } from '../../upload/attestation-upload.pipe';
+import { GenericAttestationRequestDto } from './generic-attestation.request.dto';
 
 @Controller('attestations')
 export class GenericAttestationController {
@@ -20,7 +21,7 @@ export class GenericAttestationController {
     @CurrentPrincipal() principal: Principal,
     @FlowNameParam() flowName: string,
     @TrailNameParam() trailName: string,
-    @UploadedAttestation() upload: AttestationUpload,
+    @UploadedAttestation(GenericAttestationRequestDto) upload: AttestationUpload<GenericAttestationRequestDto>,
   ) {
     return this.commandBus.execute(new AttestMultipartCommand(org.id, principal, flowName, trailName, 'generic', upload)).then(toJsonString);
   }
