@@ -13,11 +13,16 @@ import {
 } from 'class-validator';
 import { GitCommitInfoDto, RepoInfoDto } from '../../../../common/evidence/evidence-common.dto';
 import { IsAnnotations, IsExternalUrls, IsObjectOrArray } from '../../../../common/evidence/evidence-validators';
+import { CompiledValidation } from '../../../../common/validation/compiled-validation';
 import { IsTemplateReferenceName, IsTrailName } from '../../../../common/validation/names';
 
 export const FINGERPRINT_PATTERN = /^[a-f0-9]{64}$/;
 
-/** `POST /artifacts/{org}/{flow}`: every field of the reference's artifact report (the CLI sends them). */
+/**
+ * `POST /artifacts/{org}/{flow}`: every field of the reference's artifact report (the CLI sends them). Sent by
+ * every build, so compiled.
+ */
+@CompiledValidation()
 export class ReportArtifactRequestDto {
   @Matches(FINGERPRINT_PATTERN)
   @IsString()
