@@ -141,6 +141,9 @@ describe('artifacts', () => {
     ]);
     const badFlow = await c.reportArtifact('-flow', { fingerprint: fingerprint('a'), filename: 'f', trail_name: 't', template_reference_name: 'w' }).expect(400);
     expect(badFlow.body.errors).toEqual({ 'path.flow_name': expect.stringContaining('must match') });
+    // The path follows the same name rule as PUT /flows, length included.
+    const longFlow = await c.reportArtifact('f'.repeat(257), { fingerprint: fingerprint('a'), filename: 'f', trail_name: 't', template_reference_name: 'w' }).expect(400);
+    expect(longFlow.body.errors).toEqual({ 'path.flow_name': 'must be shorter than or equal to 256 characters' });
     await t.http().get(`/api/v2/flows/${org.name}/-flow`).set(...bearer(org.adminKey)).expect(404);
 
     const reader = await addMember(t, org.name, 'reader');

@@ -354,6 +354,16 @@ describe('generic attestations (spec op 7)', () => {
       'git_commit_info.bogus': 'unknown field: it is not part of this request',
       'repo_info.extra': 'unknown field: it is not part of this request',
     });
+    // Keys named like Object members used to be dropped silently; an array is not the one object expected.
+    const dropped = await post('{"attestation_name": "a", "is_compliant": true, "git_commit_info": {"sha1": "a", "__proto__": {"x": 1}}, "toString": 1}');
+    expect(dropped.status).toBe(400);
+    expect(dropped.body.errors).toEqual({
+      toString: 'unknown field: it is not part of this request',
+      'git_commit_info.__proto__': 'unknown field: it is not part of this request',
+    });
+    const list = await post({ attestation_name: 'a', is_compliant: true, git_commit_info: [{ sha1: 'a' }] });
+    expect(list.status).toBe(400);
+    expect(Object.keys(list.body.errors)).toEqual(['git_commit_info']);
 
     const bad = await post({
       attestation_name: 'has space',
@@ -410,6 +420,48 @@ describe('generic attestations (spec op 7)', () => {
     const res = await postGeneric(t, org.adminKey, org.name, '-bad', '.bad', { attestation_name: 'a', is_compliant: true });
     expect(res.status).toBe(400);
     expect(Object.keys(res.body.errors).sort()).toEqual(['path.flow_name', 'path.trail_name']);
+  });
+
+  it('rejects bad path names at the edge while a large attachment streams in, and leaves nothing staged', async () => {
+    // A client that sends the whole body and keeps its connection. The 400 leaves as soon as the path is
+    // checked, before the form is read; whether the attachment (past the in-memory threshold: a temp file) is
+    // then still read and staged, or dropped with the rest of the body, nothing may stay behind.
+    const boundary = 'early-answer';
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n{"attestation_name":"a","is_compliant":true}\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="attachment_file"; filename="big.bin"\r\n\r\n`,
+      ),
+      Buffer.alloc(3 * 1024 * 1024, 7),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const agent = new http.Agent({ keepAlive: true });
+    try {
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request(
+          `${t.baseUrl}${genericPath(org.name, 'ok-flow', '.bad')}`,
+          {
+            method: 'POST',
+            agent,
+            headers: { Authorization: `Bearer ${org.adminKey}`, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': body.length },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString() }));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body).errors).toEqual({ 'path.trail_name': 'must match ^[a-zA-Z0-9][a-zA-Z0-9\\-_.~]*$' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await expectNoStagedFiles();
+    } finally {
+      agent.destroy();
+    }
+    expect(await countRows(t, `SELECT 1 FROM flows f JOIN organizations o ON o.id = f.org_id WHERE o.name = $1`, [org.name])).toBe(0);
   });
 
   it('answers 415 for a JSON body', async () => {

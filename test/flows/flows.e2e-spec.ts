@@ -121,6 +121,15 @@ describe('flows', () => {
     expect(unknownPart.body.errors).toEqual({ other_file: 'unknown file part: only template_file is accepted' });
     const noName = await putFlowWithTemplate(org, { description: 'x' }).expect(400);
     expect(noName.body.errors).toEqual({ name: 'is required' });
+    // data_json is validated like a JSON body: unknown fields at their path, even those named like Object members.
+    const unknown = await putFlowWithTemplate(org, JSON.parse('{"name": "x", "colour": {"red": 1}, "constructor": {"x": 1}}')).expect(400);
+    expect(unknown.body.errors).toEqual({
+      colour: 'unknown field: it is not part of this request',
+      constructor: 'unknown field: it is not part of this request',
+    });
+    const notObject = await putFlowWithTemplate(org, 'null').expect(400);
+    expect(notObject.body.errors).toEqual({ data_json: 'must be a JSON object' });
+    await t.http().get(`/api/v2/flows/${org.name}/x`).set(...bearer(org.adminKey)).expect(404);
   });
 
   it('413 for a template file over 10 MB; nothing is created', async () => {

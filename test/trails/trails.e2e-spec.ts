@@ -79,6 +79,17 @@ describe('trails', () => {
       .expect(400);
     expect(bad.body.message).toBe('Input payload validation failed');
     expect(Object.keys(bad.body.errors).sort()).toEqual(['colour', 'external_urls', 'git_commit_info.sha1', 'name', 'user_data']);
+    const unknownNested = await c
+      .beginTrail('app', JSON.parse('{"name": "ok", "git_commit_info": {"sha1": "a", "bogus": 1, "constructor": {"x": 1}}, "repo_info": {"name": "r", "url": "u", "extra": 1}}'))
+      .expect(400);
+    expect(unknownNested.body.errors).toEqual({
+      'git_commit_info.bogus': 'unknown field: it is not part of this request',
+      'git_commit_info.constructor': 'unknown field: it is not part of this request',
+      'repo_info.extra': 'unknown field: it is not part of this request',
+    });
+    const listForObject = await c.beginTrail('app', { name: 'ok', git_commit_info: [{ sha1: 'a' }] }).expect(400);
+    expect(Object.keys(listForObject.body.errors)).toEqual(['git_commit_info']);
+    expect((await c.beginTrail('app', '[{"name": "ok"}]').expect(400)).body.errors).toEqual({ data_json: 'must be a JSON object' });
     const badTemplate = await c.beginTrail('app', { name: 'ok' }, 'version: 1\ntrail:\n  artifacts:\n    - name: a b\n').expect(400);
     expect(badTemplate.body.errors).toEqual({ 'template_file.trail.artifacts[0].name': expect.stringContaining('must match') });
     await c.getTrail('app', 'ok').expect(404);

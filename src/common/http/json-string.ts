@@ -15,3 +15,8 @@ export function jsonString(res: Response, status: number, message: string): stri
 export function toJsonString(text: string): string {
   return JSON.stringify(text);
 }
+
+/** Create-or-update routes (create flow, begin trail): 201 when created, 200 when updated, as the CLI expects. */
+export function createdOrUpdated(res: Response, result: { created: boolean; message: string }): string {
+  return jsonString(res, result.created ? 201 : 200, result.message);
+}

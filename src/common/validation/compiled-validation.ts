@@ -1,10 +1,7 @@
-import type { MetadataStorage as TransformerMetadata } from 'class-transformer/types/MetadataStorage';
 import { getMetadataStorage, ValidationArguments, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
-
-// class-transformer keeps its decorator metadata in this module (the one its own plainToInstance reads); it
-// is not re-exported from the package index.
-const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: TransformerMetadata };
+import { transformerMetadata } from './class-transformer-metadata';
+import { joinPath } from './flatten-validation-errors';
 
 /**
  * A fast path for accepting valid input, compiled once per DTO class from the class-validator and
@@ -12,13 +9,34 @@ const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
  * class-validator, but walks a precomputed plan instead of re-reading the metadata on every call, and builds
  * the instance directly instead of through class-transformer.
  *
- * It only ever answers "valid, here is the instance" or "not sure". Anything it does not model (an unknown
- * key, a failed constraint, a class with @Transform/@Expose/@Exclude, groups, async constraints, a nested
- * value that is not a plain object) is "not sure", and the caller then runs the full path (class-transformer +
- * class-validator, with free-form values shielded: shieldFreeForm below), which also writes the error messages.
- * So the fast path can make valid input cheaper; it cannot change what is accepted or what is built (the spec
- * checks both paths agree).
+ * It is opt-in: only classes marked `@CompiledValidation()` take it (the request bodies of hot routes);
+ * every other DTO always goes through class-transformer + class-validator. For a marked class it only ever
+ * answers "valid, here is the instance" or "not sure". Anything it does not model (an unknown key, a failed
+ * constraint, a class with @Transform/@Expose/@Exclude, groups, async constraints, a nested value that is not
+ * a plain object) is "not sure", and the caller then runs the full path (class-transformer + class-validator,
+ * with free-form values shielded: shieldFreeForm below), which also writes the error messages. So the fast
+ * path can make valid input cheaper; it cannot change what is accepted or what is built: the agreement spec
+ * (compiled-validation.spec.ts) takes every marked class and checks both paths on variants generated from its
+ * decorators.
  */
+
+const optedIn = new Set<Function>();
+
+/**
+ * Marks a DTO for the compiled fast path. Only for request bodies of hot routes; the classes nested in it
+ * (@ValidateNested + @Type) are compiled as part of it. A subclass does not inherit the mark. Keep the class
+ * in a `*.dto.ts` file: the agreement spec finds marked classes by loading those files.
+ */
+export function CompiledValidation(): ClassDecorator {
+  return (target) => {
+    optedIn.add(target);
+  };
+}
+
+/** Every class marked @CompiledValidation() so far (in the order they were loaded). */
+export function compiledValidationClasses(): Array<new () => object> {
+  return [...optedIn] as Array<new () => object>;
+}
 
 type Check = (value: unknown, instance: object) => boolean;
 
@@ -41,9 +59,28 @@ const plans = new WeakMap<object, ClassPlan | null>();
 
 /** The validated instance, or undefined when the full class-validator path must decide. */
 export function acceptIfValid<T extends object>(cls: new () => T, value: unknown): T | undefined {
-  if (!isPlainObject(value)) return undefined;
+  if (!optedIn.has(cls) || !isPlainObject(value)) return undefined;
   const plan = planFor(cls);
   return plan ? (build(plan, value) as T | undefined) : undefined;
+}
+
+/**
+ * For the agreement spec: whether the fast path can take this class at all, and which of its properties send
+ * any non-null value to the full path (a nested class it cannot compile, such as one with @Transform).
+ */
+export function describePlan(cls: new () => object): { compiled: false } | { compiled: true; declines: string[] } {
+  const plan = planFor(cls);
+  if (!plan) return { compiled: false };
+  const declines = (nested: PropertyPlan['nested'], seen: Set<object>): boolean => {
+    if (nested === undefined) return false;
+    if (nested === null) return true;
+    const nestedPlan = planFor(nested.cls);
+    if (!nestedPlan) return true;
+    if (seen.has(nestedPlan)) return false;
+    seen.add(nestedPlan);
+    return nestedPlan.properties.some((property) => declines(property.nested, seen));
+  };
+  return { compiled: true, declines: plan.properties.filter((property) => declines(property.nested, new Set([plan]))).map((p) => p.name) };
 }
 
 function planFor(cls: new () => object): ClassPlan | null {
@@ -63,7 +100,7 @@ function compile(cls: new () => object): ClassPlan | null {
   // Same arguments as class-validator's executor with no groups: (target, schema, always, strictGroups, groups).
   const metadatas = getMetadataStorage().getTargetValidationMetadatas(cls, undefined as unknown as string, false, false, undefined);
   if (!metadatas.length) return null;
-  if (defaultMetadataStorage.getExposedMetadatas(cls).length || defaultMetadataStorage.getExcludedMetadatas(cls).length) return null;
+  if (transformerMetadata().hasExposeOrExclude(cls)) return null;
 
   const byProperty = new Map<string, ValidationMetadata[]>();
   for (const metadata of metadatas) {
@@ -73,7 +110,7 @@ function compile(cls: new () => object): ClassPlan | null {
   }
   const properties: PropertyPlan[] = [];
   for (const [name, list] of byProperty) {
-    if (defaultMetadataStorage.findTransformMetadatas(cls, name, 0 /* PLAIN_TO_CLASS */).length) return null;
+    if (transformerMetadata().hasTransform(cls, name)) return null;
     const property: PropertyPlan = { name, conditions: [], checks: [], nested: undefined };
     for (const metadata of list) {
       switch (metadata.type) {
@@ -176,7 +213,7 @@ function build(plan: ClassPlan, value: Record<string, unknown>): object | undefi
  * ('opaque': a discriminator, a type function that reads the value, or plain Object).
  */
 function typeOf(cls: new () => object, key: string): { kind: 'none' } | { kind: 'opaque' } | { kind: 'class'; cls: new () => object } {
-  const type = defaultMetadataStorage.findTypeMetadata(cls, key);
+  const type = transformerMetadata().typeOf(cls, key);
   if (!type) return { kind: 'none' };
   if (type.options?.discriminator || type.typeFunction.length > 0) return { kind: 'opaque' };
   const nested = type.typeFunction() as unknown;
@@ -202,7 +239,7 @@ export function shieldFreeForm(cls: new () => object, value: Record<string, unkn
   for (const key of Object.keys(value)) {
     const field = value[key];
     if (typeof field !== 'object' || field === null) continue;
-    if (defaultMetadataStorage.findTransformMetadatas(cls, key, 0 /* PLAIN_TO_CLASS */).length) continue;
+    if (transformerMetadata().hasTransform(cls, key)) continue;
     const type = typeOf(cls, key);
     if (type.kind === 'opaque') continue;
     if (type.kind === 'class') {
@@ -231,4 +268,33 @@ export function shieldFreeForm(cls: new () => object, value: Record<string, unkn
     });
   }
   return { shell, restore: (instance) => restores.forEach((restore) => restore(instance as Record<string, unknown>)) };
+}
+
+/**
+ * For the full path: the keys of `value` (at any depth of its classes) that class-transformer did not copy
+ * onto `instance`, as error paths. It skips keys named like a method the instance inherits ("constructor",
+ * "toString", "hasOwnProperty" ...) and "__proto__", so class-validator's whitelist never sees them; they are
+ * unknown fields all the same, and the full path reports them as such.
+ */
+export function uncopiedKeys(cls: new () => object, value: Record<string, unknown>, instance: object, prefix = ''): string[] {
+  const out: string[] = [];
+  const built = instance as Record<string, unknown>;
+  for (const key of Object.keys(value)) {
+    const path = joinPath(prefix, key);
+    if (!Object.prototype.hasOwnProperty.call(built, key)) {
+      out.push(path);
+      continue;
+    }
+    const type = typeOf(cls, key);
+    if (type.kind !== 'class') continue;
+    const [field, copy] = [value[key], built[key]];
+    if (Array.isArray(field) && Array.isArray(copy)) {
+      field.forEach((item, i) => {
+        if (isPlainObject(item) && copy[i] && typeof copy[i] === 'object') out.push(...uncopiedKeys(type.cls, item, copy[i] as object, `${path}[${i}]`));
+      });
+    } else if (isPlainObject(field) && copy && typeof copy === 'object') {
+      out.push(...uncopiedKeys(type.cls, field, copy, path));
+    }
+  }
+  return out;
 }

@@ -1,6 +1,8 @@
 import type { ValidationError as ClassValidatorError } from 'class-validator';
 import { FieldErrors } from '../errors/app-error';
 
+export const UNKNOWN_FIELD = 'unknown field: it is not part of this request';
+
 /** `context.trails[0].flow`: array indexes in brackets, properties after dots. */
 export function joinPath(parent: string, property: string): string {
   if (/^\d+$/.test(property)) return `${parent}[${property}]`;
@@ -19,7 +21,7 @@ export function flattenValidationErrors(errors: ClassValidatorError[], prefix = 
       if (error.constraints) {
         const constraints = error.constraints;
         out[path] = constraints.whitelistValidation
-          ? 'unknown field: it is not part of this request'
+          ? UNKNOWN_FIELD
           : error.value === undefined
             ? 'is required'
             : // Decorators apply bottom-up, so the last message is the first-declared (most basic) rule.

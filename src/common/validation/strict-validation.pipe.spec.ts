@@ -50,6 +50,15 @@ describe('validateDto', () => {
     expect(await errorsOf({ note: 5 }, 'query')).toEqual({ 'query.context': 'is required', 'query.note': 'must be a string' });
   });
 
+  it('reports keys class-transformer would drop silently ("constructor", "toString", "__proto__") as unknown fields', async () => {
+    const errors = await errorsOf(JSON.parse('{"constructor": 1, "context": {"toString": "x", "trails": [{"flow": "a", "trail": "t", "__proto__": {"x": 1}}]}}'));
+    expect(errors).toEqual({
+      constructor: expect.stringContaining('unknown field'),
+      'context.toString': expect.stringContaining('unknown field'),
+      'context.trails[0].__proto__': expect.stringContaining('unknown field'),
+    });
+  });
+
   it('treats null as an empty object and rejects arrays and scalars', async () => {
     expect(await errorsOf(null)).toEqual({ context: 'is required' });
     expect(await errorsOf([1])).toEqual({ body: 'must be a JSON object' });

@@ -2,8 +2,8 @@ import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidatorOptions } from 'class-validator';
 import { ValidationError } from '../errors/app-error';
-import { acceptIfValid, shieldFreeForm } from './compiled-validation';
-import { flattenValidationErrors } from './flatten-validation-errors';
+import { acceptIfValid, shieldFreeForm, uncopiedKeys } from './compiled-validation';
+import { flattenValidationErrors, joinPath, UNKNOWN_FIELD } from './flatten-validation-errors';
 
 const OPTIONS: ValidatorOptions = {
   whitelist: true,
@@ -29,13 +29,21 @@ export function validateDto<T extends object>(cls: new () => T, value: unknown, 
   return acceptIfValid(cls, value) ?? validateFully(cls, value as Record<string, unknown>, prefix);
 }
 
-/** class-transformer + class-validator, with free-form values kept exactly as sent (see shieldFreeForm). */
+/**
+ * class-transformer + class-validator, with free-form values kept exactly as sent (see shieldFreeForm) and the
+ * keys class-transformer does not copy reported as unknown fields (see uncopiedKeys).
+ */
 export function validateFully<T extends object>(cls: new () => T, value: Record<string, unknown>, prefix = ''): T {
   const { shell, restore } = shieldFreeForm(cls, value);
   const instance = plainToInstance(cls, shell, { enableImplicitConversion: false }) as T;
   restore(instance);
   const errors = validateSync(instance, OPTIONS);
-  if (errors.length) throw new ValidationError(flattenValidationErrors(errors, prefix));
+  const uncopied = uncopiedKeys(cls, value, instance);
+  if (errors.length || uncopied.length) {
+    const fields = flattenValidationErrors(errors, prefix);
+    for (const path of uncopied) fields[joinPath(prefix, path)] = UNKNOWN_FIELD;
+    throw new ValidationError(fields);
+  }
   return instance;
 }
 

@@ -1,9 +1,10 @@
-import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Response } from 'express';
 import { CurrentOrg, CurrentPrincipal } from '../../common/auth/auth.decorators';
 import { OrgContext, Principal } from '../../common/auth/principal';
 import { jsonString } from '../../common/http/json-string';
+import { FlowNameParam } from '../../common/validation/names';
 import { ReportArtifactCommand } from './commands/report-artifact/report-artifact.command';
 import { ReportArtifactRequestDto } from './commands/report-artifact/report-artifact.request.dto';
 import { actingScope } from '../../common/cqrs/org-scoped';
@@ -17,7 +18,7 @@ export class ArtifactsController {
   async report(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
-    @Param('flow') flow: string,
+    @FlowNameParam('flow') flow: string,
     @Body() body: ReportArtifactRequestDto,
     @Res({ passthrough: true }) res: Response,
   ) {

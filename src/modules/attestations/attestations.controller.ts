@@ -7,10 +7,7 @@ import { FindOrgAttestationQuery } from './queries/find-org-attestation/find-org
 import { FindOrgAttestationRequestDto } from './queries/find-org-attestation/find-org-attestation.request.dto';
 import { GetAttestationEvidenceQuery } from './queries/get-attestation-evidence/get-attestation-evidence.query';
 import { ListFlowAttestationsQuery } from './queries/list-flow-attestations/list-flow-attestations.query';
-import {
-  DEFAULT_PER_PAGE,
-  ListFlowAttestationsRequestDto,
-} from './queries/list-flow-attestations/list-flow-attestations.request.dto';
+import { ListFlowAttestationsRequestDto } from './queries/list-flow-attestations/list-flow-attestations.request.dto';
 import { ListSlotVersionsQuery } from './queries/list-slot-versions/list-slot-versions.query';
 import { orgScope } from '../../common/cqrs/org-scoped';
 
@@ -33,8 +30,8 @@ export class AttestationsController {
       new ListFlowAttestationsQuery({
         ...orgScope(org),
         flowName,
-        page: query.page ?? 1,
-        perPage: query.per_page ?? DEFAULT_PER_PAGE,
+        page: query.page,
+        perPage: query.per_page,
         fromTimestamp: query.from_timestamp,
         toTimestamp: query.to_timestamp,
         attestationId: query.attestation_id,

@@ -3,11 +3,11 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Response } from 'express';
 import { CurrentOrg, CurrentPrincipal } from '../../common/auth/auth.decorators';
 import { OrgContext, Principal } from '../../common/auth/principal';
-import { validateDto } from '../../common/validation/strict-validation.pipe';
-import { jsonString } from '../../common/http/json-string';
+import { createdOrUpdated } from '../../common/http/json-string';
+import { MultipartJson } from '../../common/validation/multipart-json';
 import { CreateFlowCommand } from './commands/create-flow/create-flow.command';
 import { CreateFlowDataDto, CreateFlowRequestDto } from './commands/create-flow/create-flow.request.dto';
-import { TemplateForm, TemplateFormBody, TemplateFormInterceptor } from './http/template-form.interceptor';
+import { TemplateForm, TemplateFormBody, TemplateFormInterceptor } from '../../common/http/template-form.interceptor';
 import { GetFlowQuery } from './queries/get-flow/get-flow.query';
 import { ListFlowsQuery } from './queries/list-flows/list-flows.query';
 import { ListFlowsQueryDto } from './queries/list-flows/list-flows.request.dto';
@@ -38,7 +38,7 @@ export class FlowsController {
         templateSource: null,
       }),
     );
-    return jsonString(res, result.created ? 201 : 200, result.message);
+    return createdOrUpdated(res, result);
   }
 
   @Put(':org/template_file')
@@ -46,10 +46,10 @@ export class FlowsController {
   async createWithTemplate(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
+    @MultipartJson(CreateFlowDataDto) data: CreateFlowDataDto,
     @TemplateFormBody() form: TemplateForm,
     @Res({ passthrough: true }) res: Response,
   ) {
-    const data = validateDto(CreateFlowDataDto, form.data, '');
     const result = await this.commandBus.execute(
       new CreateFlowCommand({
         ...actingScope(org, principal),
@@ -60,7 +60,7 @@ export class FlowsController {
         templateSource: form.templateSource,
       }),
     );
-    return jsonString(res, result.created ? 201 : 200, result.message);
+    return createdOrUpdated(res, result);
   }
 
   @Get(':org')

@@ -3,12 +3,11 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Response } from 'express';
 import { CurrentOrg, CurrentPrincipal, RequiresBeta } from '../../common/auth/auth.decorators';
 import { OrgContext, Principal } from '../../common/auth/principal';
-import { validateDto } from '../../common/validation/strict-validation.pipe';
-import { TemplateForm, TemplateFormBody, TemplateFormInterceptor } from '../flows/http/template-form.interceptor';
+import { MultipartJson } from '../../common/validation/multipart-json';
+import { TemplateForm, TemplateFormBody, TemplateFormInterceptor } from '../../common/http/template-form.interceptor';
 import { BeginTrailCommand } from './commands/begin-trail/begin-trail.command';
 import { BeginTrailDataDto } from './commands/begin-trail/begin-trail.request.dto';
-import { DEFAULT_PER_PAGE } from '../../common/pagination/page-envelope';
-import { jsonString } from '../../common/http/json-string';
+import { createdOrUpdated } from '../../common/http/json-string';
 import { GetTrailMomentQuery } from './queries/get-trail-moment/get-trail-moment.query';
 import { GetTrailQuery } from './queries/get-trail/get-trail.query';
 import { ListTrailsQuery } from './queries/list-trails/list-trails.query';
@@ -24,14 +23,13 @@ export class TrailsController {
 
   @Get(':org')
   listForOrg(@CurrentOrg() org: OrgContext, @Query() q: ListOrgTrailsQueryDto) {
-    const tag = q.flow_tag?.match(/^([^=:]+)[=:](.*)$/);
     return this.queryBus.execute(
       new ListTrailsQuery({
         ...orgScope(org),
-        filters: { flow: q.flow, flowTag: tag ? { key: tag[1], value: tag[2] } : undefined, fingerprint: q.fingerprint },
+        filters: { flow: q.flow, flowTag: q.flow_tag, fingerprint: q.fingerprint },
         flowInPath: false,
-        page: q.page ?? 1,
-        perPage: q.per_page ?? DEFAULT_PER_PAGE,
+        page: q.page,
+        perPage: q.per_page,
       }),
     );
   }
@@ -43,18 +41,20 @@ export class TrailsController {
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
     @Param('flow') flow: string,
+    @MultipartJson(BeginTrailDataDto) data: BeginTrailDataDto,
     @TemplateFormBody() form: TemplateForm,
     @Res({ passthrough: true }) res: Response,
   ) {
-    const data = validateDto(BeginTrailDataDto, form.data, '');
-    const result = await this.commandBus.execute(new BeginTrailCommand({ ...actingScope(org, principal), flowName: flow, data, templateSource: form.templateSource }));
-    return jsonString(res, result.created ? 201 : 200, result.message);
+    const result = await this.commandBus.execute(
+      new BeginTrailCommand({ ...actingScope(org, principal), flowName: flow, data, templateSource: form.templateSource }),
+    );
+    return createdOrUpdated(res, result);
   }
 
   @Get(':org/:flow')
   listForFlow(@CurrentOrg() org: OrgContext, @Param('flow') flow: string, @Query() q: ListFlowTrailsQueryDto) {
     return this.queryBus.execute(
-      new ListTrailsQuery({ ...orgScope(org), filters: { flow }, flowInPath: true, page: q.page ?? 1, perPage: q.per_page ?? DEFAULT_PER_PAGE }),
+      new ListTrailsQuery({ ...orgScope(org), filters: { flow }, flowInPath: true, page: q.page, perPage: q.per_page }),
     );
   }
 

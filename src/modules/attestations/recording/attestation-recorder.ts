@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { normaliseExternalUrls } from '../../../common/evidence/evidence-validators';
-import { NotFoundError, ValidationError } from '../../../common/errors/app-error';
+import { NotFoundError } from '../../../common/errors/app-error';
 import { ArtifactDirectory } from '../../artifacts/artifacts.module';
 import { EnsuredTrail, TrailLedger } from '../../ledger/ledger.module';
 import { RepoDirectory } from '../../repos/repos.module';
@@ -248,12 +248,3 @@ export function buildRows(
   });
 }
 
-// TEMPORARY until names move to the edge (common/validation/names.ts).
-const FLOW_NAME = /^[a-zA-Z0-9][a-zA-Z0-9.\-_~]*$/;
-const TRAIL_NAME = /^[a-zA-Z0-9][a-zA-Z0-9\-_.~]*$/;
-export function checkFlowAndTrailNames(flowName: string, trailName: string): void {
-  const errors: Record<string, string> = {};
-  if (!FLOW_NAME.test(flowName)) errors['path.flow_name'] = `must match ${FLOW_NAME.source}`;
-  if (!TRAIL_NAME.test(trailName)) errors['path.trail_name'] = `must match ${TRAIL_NAME.source}`;
-  if (Object.keys(errors).length) throw new ValidationError(errors);
-}

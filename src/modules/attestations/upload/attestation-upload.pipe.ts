@@ -2,32 +2,43 @@ import { createParamDecorator, ExecutionContext, Inject, Injectable, PipeTransfo
 import type { Request, Response } from 'express';
 import { APP_CONFIG, AppConfig } from '../../../common/config/app-config';
 import { UnsupportedMediaTypeError, ValidationError } from '../../../common/errors/app-error';
+import { DATA_JSON, isMultipart, parseJsonPart } from '../../../common/validation/multipart-json';
 import { ensureUploadDir } from './attachment-sink';
 import { AttestationFormLimits, readAttestationForm } from './attestation-form';
 import { StagedEvidence } from './staged-evidence';
 
-/** 10 MB, as decisions.md counts it. */
+/** 10 MB (10,485,760 bytes). */
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 /** `data_json` is a JSON document; 1 MB is far more than any real one. */
 export const MAX_DATA_JSON_BYTES = 1024 * 1024;
 export const ATTACHMENT_PARTS = ['attachment_file', 'attachment_file.0'];
 
-export interface AttestationUpload {
-  /** The raw `data_json` text (undefined when the part is missing). */
-  dataJson: string | undefined;
+export interface AttestationUpload<TData extends object = object> {
+  /** `data_json`, parsed and validated against the route's DTO class. */
+  data: TData;
   evidence: StagedEvidence | null;
 }
 
+interface UploadSource {
+  req: Request;
+  res: Response;
+  /** The DTO class `data_json` is validated against (the route knows its attestation type's class). */
+  dataClass: new () => object;
+}
+
 /**
- * Parses a multipart attestation request, as the pipe of the `@UploadedAttestation()` parameter: after the guards
- * (so 401/403/404-org come first), `data_json` plus at most one attachment, streamed through sha256 with the
- * 10 MB cap (never buffered whole in memory) by `readAttestationForm`. On any error the request body is
- * drained, staged bytes are discarded, and the handler is not called. The staged attachment is removed when
- * the response is done, whether it was stored or not. (A pipe rather than an interceptor: an interceptor costs
- * an rxjs pipeline and an async-context binding on every request of this hot route.)
+ * Parses a multipart attestation request, as the pipe of the `@UploadedAttestation(Dto)` parameter: after the
+ * guards (so 401/403/404-org come first), `data_json` plus at most one attachment, streamed through sha256 with
+ * the 10 MB cap (never buffered whole in memory) by `readAttestationForm`; then `data_json` is parsed and
+ * validated against the DTO exactly as `@MultipartJson(Dto)` does it (parseJsonPart), so the handler gets
+ * validated data. On any error the request body is drained, staged bytes are discarded, and the handler is not
+ * called. The staged attachment is removed when the response is done, whether it was stored or not, and also
+ * when the response went out before the form was read (another parameter of the route was rejected).
+ * (A pipe rather than an interceptor: an interceptor costs an rxjs pipeline and an async-context binding on
+ * every request of this hot route.)
  */
 @Injectable()
-export class AttestationUploadPipe implements PipeTransform<{ req: Request; res: Response }, Promise<AttestationUpload>> {
+export class AttestationUploadPipe implements PipeTransform<UploadSource, Promise<AttestationUpload>> {
   private readonly limits: AttestationFormLimits;
   private dirReady: Promise<void> | null = null;
 
@@ -42,30 +53,41 @@ export class AttestationUploadPipe implements PipeTransform<{ req: Request; res:
     };
   }
 
-  async transform({ req, res }: { req: Request; res: Response }): Promise<AttestationUpload> {
-    const type = (req.headers['content-type'] || '').split(';')[0].trim().toLowerCase();
-    if (type !== 'multipart/form-data') {
+  async transform({ req, res, dataClass }: UploadSource): Promise<AttestationUpload> {
+    if (!isMultipart(req)) {
+      const type = (req.headers['content-type'] || '').split(';')[0].trim().toLowerCase();
       throw new UnsupportedMediaTypeError(`Content-Type '${type || '(none)'}' is not supported here; send multipart/form-data`);
     }
     this.dirReady ??= ensureUploadDir();
     await this.dirReady;
 
     const { fields, file } = await readAttestationForm(req, this.limits);
-    if (file) res.once('close', () => void file.dispose());
+    if (file) {
+      // A response already sent (a path parameter was rejected while the body streamed in) will not close again.
+      if (res.writableFinished || res.destroyed) void file.dispose();
+      else res.once('close', () => void file.dispose());
+    }
     const errors: Record<string, string> = {};
     for (const name of fields.keys()) {
-      if (name !== 'data_json') errors[name] = 'unknown form field: send data_json and at most one attachment_file';
+      if (name !== DATA_JSON) errors[name] = `unknown form field: send ${DATA_JSON} and at most one attachment_file`;
     }
-    const dataJson = fields.get('data_json');
-    if (dataJson && dataJson.length > 1) errors.data_json = 'must be sent once, as a text field';
+    const dataJson = fields.get(DATA_JSON) ?? [];
+    if (dataJson.length > 1) errors[DATA_JSON] = 'must be sent once, as a text field';
     if (Object.keys(errors).length) throw new ValidationError(errors);
-    return { dataJson: dataJson?.[0], evidence: file };
+    return { data: parseJsonPart(dataClass, { texts: dataJson }), evidence: file };
   }
 }
 
-/** The parsed multipart body of an attestation request: `@UploadedAttestation() upload: AttestationUpload`. */
-export const UploadedAttestation = () =>
-  createParamDecorator((_: unknown, ctx: ExecutionContext) => ({
+const uploadSource = createParamDecorator(
+  (dataClass: new () => object, ctx: ExecutionContext): UploadSource => ({
     req: ctx.switchToHttp().getRequest<Request>(),
     res: ctx.switchToHttp().getResponse<Response>(),
-  }))(undefined, AttestationUploadPipe);
+    dataClass,
+  }),
+);
+
+/**
+ * The multipart body of an attestation request, `data_json` validated against `dataClass`:
+ * `@UploadedAttestation(GenericAttestationRequestDto) upload: AttestationUpload<GenericAttestationRequestDto>`.
+ */
+export const UploadedAttestation = <T extends object>(dataClass: new () => T): ParameterDecorator => uploadSource(dataClass, AttestationUploadPipe);

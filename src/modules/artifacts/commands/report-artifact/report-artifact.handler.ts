@@ -1,9 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { normaliseExternalUrls } from '../../../../common/evidence/evidence-validators';
-import { ValidationError } from '../../../../common/errors/app-error';
 import { UnitOfWork } from '../../../../database/unit-of-work';
-import { FLOW_NAME_PATTERN } from '../../../flows/commands/create-flow/create-flow.request.dto';
 import { TrailLedger } from '../../../ledger/ledger.module';
 import { RepoDirectory } from '../../../repos/repos.module';
 import { ArtifactRepository } from '../../persistence/artifact.repository';
@@ -19,10 +17,6 @@ export class ReportArtifactHandler implements ICommandHandler<ReportArtifactComm
   ) {}
 
   async execute(command: ReportArtifactCommand): Promise<string> {
-    // The flow may be created here, so its name must be valid.
-    if (!FLOW_NAME_PATTERN.test(command.props.flowName)) {
-      throw new ValidationError({ 'path.flow_name': `must match ${FLOW_NAME_PATTERN.source}` });
-    }
     const a = command.props.artifact;
     await this.uow.run(async (manager) => {
       const trail = await this.ledger.ensureTrail(manager, {

@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import {
   IsArray,
   IsBoolean,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -12,12 +13,16 @@ import {
 } from 'class-validator';
 import { GitCommitInfoDto, RepoInfoDto } from '../../../../common/evidence/evidence-common.dto';
 import { IsAnnotations, IsExternalUrls, IsObjectOrArray } from '../../../../common/evidence/evidence-validators';
-import { TRAIL_NAME_PATTERN } from '../../../trails/commands/begin-trail/begin-trail.request.dto';
+import { CompiledValidation } from '../../../../common/validation/compiled-validation';
+import { IsTemplateReferenceName, IsTrailName } from '../../../../common/validation/names';
 
 export const FINGERPRINT_PATTERN = /^[a-f0-9]{64}$/;
-export const TEMPLATE_REFERENCE_NAME_PATTERN = /^[a-zA-Z0-9\-_]+$/;
 
-/** `POST /artifacts/{org}/{flow}`: every field of the reference's artifact report (the CLI sends them). */
+/**
+ * `POST /artifacts/{org}/{flow}`: every field of the reference's artifact report (the CLI sends them). Sent by
+ * every build, so compiled.
+ */
+@CompiledValidation()
 export class ReportArtifactRequestDto {
   @Matches(FINGERPRINT_PATTERN)
   @IsString()
@@ -28,14 +33,10 @@ export class ReportArtifactRequestDto {
   @MaxLength(1024)
   filename: string;
 
-  @IsString()
-  @MaxLength(256)
-  @Matches(TRAIL_NAME_PATTERN)
+  @IsTrailName()
   trail_name: string;
 
-  @IsString()
-  @MaxLength(256)
-  @Matches(TEMPLATE_REFERENCE_NAME_PATTERN)
+  @IsTemplateReferenceName()
   template_reference_name: string;
 
   @IsOptional()
@@ -48,12 +49,14 @@ export class ReportArtifactRequestDto {
   git_commit?: string | null;
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => GitCommitInfoDto)
   git_commit_info?: GitCommitInfoDto | null;
 
   @IsOptional()
   @IsArray()
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => GitCommitInfoDto)
   commits_list?: GitCommitInfoDto[] | null;
@@ -71,6 +74,7 @@ export class ReportArtifactRequestDto {
   repo_url?: string | null;
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => RepoInfoDto)
   repo_info?: RepoInfoDto | null;

@@ -1,8 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ValidationError } from '../../../../common/errors/app-error';
-import { validateDto } from '../../../../common/validation/strict-validation.pipe';
 import { AttestationBatcher } from '../../recording/attestation-batcher';
-import { checkFlowAndTrailNames } from '../../recording/attestation-recorder';
 import { AttestationTypeRegistry } from '../../types/attestation-type.registry';
 import { AttestMultipartCommand } from './attest-multipart.command';
 
@@ -14,36 +12,29 @@ export class AttestMultipartHandler implements ICommandHandler<AttestMultipartCo
   ) {}
 
   async execute(command: AttestMultipartCommand): Promise<string> {
-    const type = this.registry.get(command.typeName);
-    if (!type) throw new Error(`attestation type '${command.typeName}' is not registered`);
-    checkFlowAndTrailNames(command.flowName, command.trailName);
+    const type = this.registry.get(command.props.typeName);
+    if (!type) throw new Error(`attestation type '${command.props.typeName}' is not registered`);
 
-    const { dataJson, evidence } = command.upload;
-    if (dataJson === undefined) throw new ValidationError({ data_json: 'is required' });
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(dataJson);
-    } catch (error) {
-      throw new ValidationError({ data_json: `is not valid JSON: ${(error as Error).message}` });
+    // Flow and trail names and data_json were validated at the edge (the route's name parameters and
+    // @UploadedAttestation(Dto)); the data must have been validated as this type's class.
+    const { data, evidence } = command.props.upload;
+    if (!(data instanceof type.dataClass)) {
+      throw new Error(`attestation type '${type.name}' takes ${type.dataClass.name}, the route validated ${data.constructor.name}`);
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new ValidationError({ data_json: 'must be a JSON object' });
-    }
-    const data = validateDto(type.dataClass, parsed, '');
     if (evidence && !type.acceptsAttachment) {
       throw new ValidationError({ attachment_file: `attestations of type '${type.name}' take no attachment` });
     }
 
     const recorded = await this.batcher.record({
-      orgId: command.orgId,
-      flowName: command.flowName,
-      trailName: command.trailName,
-      actor: command.principal.name,
+      orgId: command.props.orgId,
+      flowName: command.props.flowName,
+      trailName: command.props.trailName,
+      actor: command.props.actor,
       type,
       data,
       evidence,
     });
     const name = type.toRecord(data).attestationName;
-    return `${type.name} attestation '${name}' was reported to trail '${command.trailName}' (attestation ${recorded.attestationIds[0]})`;
+    return `${type.name} attestation '${name}' was reported to trail '${command.props.trailName}' (attestation ${recorded.attestationIds[0]})`;
   }
 }

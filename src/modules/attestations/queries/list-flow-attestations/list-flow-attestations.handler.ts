@@ -7,6 +7,7 @@ import { pageLinks } from '../../../../common/pagination/page-envelope';
 import { PaginatedAttestations } from '../../dto/paginated-attestations.response';
 import { AttestationReader } from '../../persistence/attestation.reader';
 import { AttestationRow } from '../../persistence/attestation.reader';
+import { DEFAULT_PER_PAGE } from './list-flow-attestations.request.dto';
 import { ListFlowAttestationsQuery } from './list-flow-attestations.query';
 
 /**
@@ -20,34 +21,35 @@ export class ListFlowAttestationsHandler implements IQueryHandler<ListFlowAttest
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async execute(q: ListFlowAttestationsQuery): Promise<PaginatedAttestations> {
-    if (q.props.fromTimestamp !== undefined && q.props.toTimestamp !== undefined && q.props.fromTimestamp > q.props.toTimestamp) {
+  async execute(query: ListFlowAttestationsQuery): Promise<PaginatedAttestations> {
+    const { orgId, orgName, flowName, fromTimestamp, toTimestamp, attestationId, page = 1, perPage = DEFAULT_PER_PAGE } = query.props;
+    if (fromTimestamp !== undefined && toTimestamp !== undefined && fromTimestamp > toTimestamp) {
       throw new ValidationError({ 'query.from_timestamp': 'must not be after to_timestamp' });
     }
     let total: number;
     let rows: AttestationRow[];
-    if (q.props.attestationId !== undefined) {
-      const flow = await this.reader.flow(q.props.orgId, q.props.flowName);
-      const found = await this.reader.inFlowById(flow.id, q.props.attestationId, q.props.fromTimestamp, q.props.toTimestamp);
+    if (attestationId !== undefined) {
+      const flow = await this.reader.flow(orgId, flowName);
+      const found = await this.reader.inFlowById(flow.id, attestationId, fromTimestamp, toTimestamp);
       total = found.length;
-      rows = q.props.page === 1 ? found : [];
+      rows = page === 1 ? found : [];
     } else {
-      const page = await this.reader.flowPage(q.props.orgId, q.props.flowName, q.props.page, q.props.perPage, q.props.fromTimestamp, q.props.toTimestamp);
-      if (!page) throw new NotFoundError(`Flow '${q.props.flowName}' not found`);
-      ({ total, rows } = page);
+      const found = await this.reader.flowPage(orgId, flowName, page, perPage, fromTimestamp, toTimestamp);
+      if (!found) throw new NotFoundError(`Flow '${flowName}' not found`);
+      ({ total, rows } = found);
     }
-    const pageCount = Math.ceil(total / q.props.perPage);
-    const base = `${this.config.publicBaseUrl}/api/v2/attestations/${encodeURIComponent(q.props.orgName)}/${encodeURIComponent(q.props.flowName)}`;
+    const pageCount = Math.ceil(total / perPage);
+    const base = `${this.config.publicBaseUrl}/api/v2/attestations/${encodeURIComponent(orgName)}/${encodeURIComponent(flowName)}`;
     return {
       data: rows.map((row) => toAttestationResponse(row, this.config.publicBaseUrl)),
       _links: pageLinks(
         base,
-        { from_timestamp: q.props.fromTimestamp, to_timestamp: q.props.toTimestamp, attestation_id: q.props.attestationId },
-        q.props.page,
-        q.props.perPage,
+        { from_timestamp: fromTimestamp, to_timestamp: toTimestamp, attestation_id: attestationId },
+        page,
+        perPage,
         pageCount,
       ),
-      pagination: { total, page: q.props.page, per_page: q.props.perPage, page_count: pageCount },
+      pagination: { total, page: page, per_page: perPage, page_count: pageCount },
     };
   }
 }

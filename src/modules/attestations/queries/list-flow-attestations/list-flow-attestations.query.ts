@@ -3,8 +3,10 @@ import { PaginatedAttestations } from '../../dto/paginated-attestations.response
 
 export interface ListFlowAttestationsProps extends OrgScope {
   flowName: string;
-  page: number;
-  perPage: number;
+  /** from 1; default 1 */
+  page?: number;
+  /** default 20 */
+  perPage?: number;
   fromTimestamp?: number;
   toTimestamp?: number;
   attestationId?: string;

@@ -1,10 +1,13 @@
-import { Controller, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, Header, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CurrentOrg, CurrentPrincipal } from '../../../../common/auth/auth.decorators';
 import { OrgContext, Principal } from '../../../../common/auth/principal';
 import { toJsonString } from '../../../../common/http/json-string';
+import { FlowNameParam, TrailNameParam } from '../../../../common/validation/names';
 import { AttestMultipartCommand } from '../../commands/attest-multipart/attest-multipart.command';
 import { AttestationUpload, UploadedAttestation } from '../../upload/attestation-upload.pipe';
+import { GenericAttestationRequestDto } from './generic-attestation.request.dto';
+import { actingScope } from '../../../../common/cqrs/org-scoped';
 
 @Controller('attestations')
 export class GenericAttestationController {
@@ -17,10 +20,12 @@ export class GenericAttestationController {
   attest(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
-    @Param('flow_name') flowName: string,
-    @Param('trail_name') trailName: string,
-    @UploadedAttestation() upload: AttestationUpload,
+    @FlowNameParam() flowName: string,
+    @TrailNameParam() trailName: string,
+    @UploadedAttestation(GenericAttestationRequestDto) upload: AttestationUpload<GenericAttestationRequestDto>,
   ) {
-    return this.commandBus.execute(new AttestMultipartCommand(org.id, principal, flowName, trailName, 'generic', upload)).then(toJsonString);
+    return this.commandBus
+      .execute(new AttestMultipartCommand({ ...actingScope(org, principal), flowName, trailName, typeName: 'generic', upload }))
+      .then(toJsonString);
   }
 }

@@ -1,14 +1,11 @@
-import { IsArray, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsFlowName } from '../../../../common/validation/names';
 
-export const FLOW_NAME_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9.\-_~]*$/;
 export const VISIBILITIES = ['public', 'private'];
 
 /** `data_json` of `PUT /flows/{org}/template_file` (the template itself is the file part). */
 export class CreateFlowDataDto {
-  @IsString()
-  @MinLength(1)
-  @MaxLength(256)
-  @Matches(FLOW_NAME_PATTERN)
+  @IsFlowName()
   name: string;
 
   @IsOptional()

@@ -1,9 +1,8 @@
 import { Type } from 'class-transformer';
-import { ArrayUnique, IsArray, IsEmail, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayUnique, IsArray, IsEmail, IsIn, IsObject, IsOptional, MaxLength, ValidateNested } from 'class-validator';
 import { BETA_FEATURES } from '../../../../common/auth/principal';
 import { REGIONS } from '../../../../common/config/app-config';
-
-export const ORG_NAME_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9\-_.~]*$/;
+import { IsOrgName } from '../../../../common/validation/names';
 
 export class OrganizationAdminDto {
   @IsEmail()
@@ -12,9 +11,7 @@ export class OrganizationAdminDto {
 }
 
 export class CreateOrganizationRequestDto {
-  @IsString()
-  @Matches(ORG_NAME_PATTERN)
-  @MaxLength(64)
+  @IsOrgName()
   name: string;
 
   @IsOptional()

@@ -1,16 +1,14 @@
 import { Type } from 'class-transformer';
-import { IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { GitCommitInfoDto, RepoInfoDto } from '../../../../common/evidence/evidence-common.dto';
 import { IsExternalUrls, IsObjectOrArray } from '../../../../common/evidence/evidence-validators';
+import { CompiledValidation } from '../../../../common/validation/compiled-validation';
+import { IsTrailName } from '../../../../common/validation/names';
 
-export const TRAIL_NAME_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9\-_.~]*$/;
-
-/** `data_json` of `PUT /trails/{org}/{flow}` (begin or update a trail). */
+/** `data_json` of `PUT /trails/{org}/{flow}` (begin or update a trail): sent by every pipeline run, so compiled. */
+@CompiledValidation()
 export class BeginTrailDataDto {
-  @IsString()
-  @MinLength(1)
-  @MaxLength(256)
-  @Matches(TRAIL_NAME_PATTERN)
+  @IsTrailName()
   name: string;
 
   @IsOptional()
@@ -19,11 +17,13 @@ export class BeginTrailDataDto {
   description?: string;
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => GitCommitInfoDto)
   git_commit_info?: GitCommitInfoDto | null;
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => RepoInfoDto)
   repo_info?: RepoInfoDto | null;

@@ -4,7 +4,8 @@ import { TrailResponse } from '../../dto/trail.response';
 
 export interface TrailFilters {
   flow?: string;
-  flowTag?: { key: string; value: string };
+  /** `key=value` or `key:value` */
+  flowTag?: string;
   fingerprint?: string;
 }
 
@@ -12,8 +13,10 @@ export interface ListTrailsProps extends OrgScope {
   filters: TrailFilters;
   /** true for `GET /trails/{org}/{flow}`: an unknown flow is 404 there. */
   flowInPath: boolean;
-  page: number;
-  perPage: number;
+  /** from 1; default 1 */
+  page?: number;
+  /** default 20 */
+  perPage?: number;
 }
 
 /** Trails newest first, in the `{data, _links, pagination}` envelope. */

@@ -2,16 +2,16 @@ import { CallHandler, createParamDecorator, ExecutionContext, Injectable, NestIn
 import type { Request, RequestHandler } from 'express';
 import multer from 'multer';
 import { Observable } from 'rxjs';
-import { AppError, PayloadTooLargeError, ValidationError } from '../../../common/errors/app-error';
+import { AppError, PayloadTooLargeError, ValidationError } from '../errors/app-error';
+import { DATA_JSON, isMultipart } from '../validation/multipart-json';
 
 /** The reference's limit for a template file. */
 export const MAX_TEMPLATE_BYTES = 10 * 1024 * 1024;
 const MAX_DATA_JSON_BYTES = 1024 * 1024;
 const TEMPLATE_PART = 'template_file';
 
-/** `data_json` (parsed JSON, or undefined when absent) and the optional YAML template as text. */
+/** The optional YAML template as text (`data_json` is a parameter of its own: `@MultipartJson(Dto)`). */
 export interface TemplateForm {
-  data: unknown;
   templateSource: string | null;
 }
 
@@ -36,7 +36,9 @@ function toAppError(error: any): AppError {
 /**
  * Create flow with template and begin trail: multipart `data_json` + optional `template_file` (what the
  * open-source CLI sends). A JSON body is accepted too and read as `data_json` itself, for curl users.
- * Runs after the guards, so 401/403/404-org come before anything about the body.
+ * Runs after the guards, so 401/403/404-org come before anything about the body. It reads the form and checks
+ * its shape (which parts, each once, the template as text), reporting every problem of the shape at once; it
+ * leaves the text fields on `req.body`, where `@MultipartJson(Dto)` parses and validates `data_json`.
  */
 @Injectable()
 export class TemplateFormInterceptor implements NestInterceptor {
@@ -48,9 +50,8 @@ export class TemplateFormInterceptor implements NestInterceptor {
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const req = context.switchToHttp().getRequest<Request>();
     const res = context.switchToHttp().getResponse();
-    const type = (req.headers['content-type'] || '').split(';')[0].trim().toLowerCase();
-    if (type !== 'multipart/form-data') {
-      (req as any)[FORM] = { data: req.body ?? undefined, templateSource: null } satisfies TemplateForm;
+    if (!isMultipart(req)) {
+      (req as any)[FORM] = { templateSource: null } satisfies TemplateForm;
       return next.handle();
     }
     await new Promise<void>((resolve, reject) => {
@@ -59,18 +60,10 @@ export class TemplateFormInterceptor implements NestInterceptor {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const errors: Record<string, string> = {};
     for (const key of Object.keys(body)) {
-      if (key !== 'data_json') errors[key] = `unknown form field: send data_json and optionally ${TEMPLATE_PART}`;
+      if (key !== DATA_JSON) errors[key] = `unknown form field: send ${DATA_JSON} and optionally ${TEMPLATE_PART}`;
     }
-    let data: unknown = undefined;
-    if (body.data_json === undefined) errors.data_json = 'is required';
-    else if (typeof body.data_json !== 'string') errors.data_json = 'must be sent once, as a text field';
-    else {
-      try {
-        data = JSON.parse(body.data_json);
-      } catch {
-        errors.data_json = 'is not valid JSON';
-      }
-    }
+    if (body[DATA_JSON] === undefined) errors[DATA_JSON] = 'is required';
+    else if (typeof body[DATA_JSON] !== 'string') errors[DATA_JSON] = 'must be sent once, as a text field';
     const file = (req as any).file as Express.Multer.File | undefined;
     let templateSource: string | null = null;
     if (file) {
@@ -78,12 +71,12 @@ export class TemplateFormInterceptor implements NestInterceptor {
       if (templateSource.includes('\uFFFD')) errors[TEMPLATE_PART] = 'must be UTF-8 text (YAML)';
     }
     if (Object.keys(errors).length) throw new ValidationError(errors);
-    (req as any)[FORM] = { data, templateSource } satisfies TemplateForm;
+    (req as any)[FORM] = { templateSource } satisfies TemplateForm;
     return next.handle();
   }
 }
 
-/** The parsed form (use with TemplateFormInterceptor). */
+/** The template part of the form (use with TemplateFormInterceptor). */
 export const TemplateFormBody = createParamDecorator(
   (_: unknown, ctx: ExecutionContext): TemplateForm => ctx.switchToHttp().getRequest()[FORM],
 );
