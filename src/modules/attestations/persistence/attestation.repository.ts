@@ -3,6 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { preparedQuery } from '../../../database/prepared-query';
 import { MomentSql } from '../../ledger/ledger.module';
 import { StagedEvidence } from '../upload/staged-evidence';
+import { AttestationRow } from './attestation.reader';
 import { BLOB_TUPLE, evidenceBlobInsertSql } from './evidence-store';
 
 /**
@@ -10,32 +11,13 @@ import { BLOB_TUPLE, evidenceBlobInsertSql } from './evidence-store';
  * `moment_number` are set once the trail is locked; `flow_seq` and `created_at` are given by the statement
  * that inserts the row, under the flow's counter.
  */
-export interface AttestationWriteRow {
-  id: string;
+export interface AttestationWriteRow
+  extends Omit<AttestationRow, 'org_name' | 'flow_name' | 'trail_name' | 'flow_seq' | 'created_at' | 'evidence_size' | 'external_urls'> {
   org_id: string;
   flow_id: string;
   trail_id: string;
-  moment_number: number;
-  name: string;
-  artifact_name: string | null;
-  artifact_fingerprint: string | null;
-  attestation_type: string;
-  schema_version: number;
-  is_compliant: boolean;
-  description: string;
-  origin_url: string | null;
   external_urls: unknown;
-  annotations: unknown;
-  user_data: unknown;
-  git_commit_info: unknown;
-  repo_info: unknown;
-  data: unknown;
-  /** lowercase hex */
-  evidence_sha256: string | null;
-  evidence_filename: string | null;
   evidence_size: number | null;
-  evidence_content_type: string | null;
-  reported_by: string;
 }
 
 /** An attestation of a group, addressed by names (the one-statement path resolves them). */
