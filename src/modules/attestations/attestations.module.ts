@@ -6,7 +6,7 @@ import { AttestationsController } from './attestations.controller';
 import { AttestMultipartHandler } from './commands/attest-multipart/attest-multipart.handler';
 import { AttestationReader } from './persistence/attestation.reader';
 import { AttestationRepository } from './persistence/attestation.repository';
-import { EvidenceStore, PostgresEvidenceStore } from './persistence/evidence-store';
+import { EvidenceStore, PostgresEvidenceStore } from './persistence/evidence.store';
 import { FindOrgAttestationHandler } from './queries/find-org-attestation/find-org-attestation.handler';
 import { GetAttestationEvidenceHandler } from './queries/get-attestation-evidence/get-attestation-evidence.handler';
 import { ListFlowAttestationsHandler } from './queries/list-flow-attestations/list-flow-attestations.handler';

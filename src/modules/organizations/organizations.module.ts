@@ -7,7 +7,7 @@ import { CreateOrganizationHandler } from './commands/create-organization/create
 import { UpdateOrganizationHandler } from './commands/update-organization/update-organization.handler';
 import { OrganizationsController } from './organizations.controller';
 import { MembershipRepository } from './persistence/membership.repository';
-import { OrganizationDirectory } from './persistence/organization-directory';
+import { OrganizationReader } from './persistence/organization.reader';
 import { OrganizationRepository } from './persistence/organization.repository';
 import { GetOrganizationHandler } from './queries/get-organization/get-organization.handler';
 
@@ -21,8 +21,8 @@ import { GetOrganizationHandler } from './queries/get-organization/get-organizat
   providers: [
     OrganizationRepository,
     MembershipRepository,
-    OrganizationDirectory,
-    { provide: OrgDirectory, useExisting: OrganizationDirectory },
+    OrganizationReader,
+    { provide: OrgDirectory, useExisting: OrganizationReader },
     CreateOrganizationHandler,
     UpdateOrganizationHandler,
     AddMemberHandler,

@@ -4,7 +4,7 @@ import { preparedQuery } from '../../../database/prepared-query';
 import { MomentSql } from '../../ledger/ledger.module';
 import { StagedEvidence } from '../upload/staged-evidence';
 import { AttestationRow } from './attestation.reader';
-import { BLOB_TUPLE, evidenceBlobInsertSql } from './evidence-store';
+import { BLOB_TUPLE, evidenceBlobInsertSql } from './evidence.store';
 
 /**
  * One attestation row as the write path builds it (one per slot filled). `flow_id`, `trail_id` and

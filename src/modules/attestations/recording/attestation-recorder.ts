@@ -7,7 +7,7 @@ import { ArtifactDirectory } from '../../artifacts/artifacts.module';
 import { EnsuredTrail, TrailLedger } from '../../ledger/ledger.module';
 import { RepoDirectory } from '../../repos/repos.module';
 import { AttestationRepository, AttestationWriteRow, GroupRow } from '../persistence/attestation.repository';
-import { EvidenceStore } from '../persistence/evidence-store';
+import { EvidenceStore } from '../persistence/evidence.store';
 import { AttestationRecordFields, AttestationTypeDefinition } from '../types/attestation-type';
 import { StagedEvidence } from '../upload/staged-evidence';
 

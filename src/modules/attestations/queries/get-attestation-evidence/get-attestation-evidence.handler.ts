@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '../../../../common/errors/app-error';
 import { AttestationReader } from '../../persistence/attestation.reader';
-import { EvidenceStore } from '../../persistence/evidence-store';
+import { EvidenceStore } from '../../persistence/evidence.store';
 import { EvidenceDownload, GetAttestationEvidenceQuery } from './get-attestation-evidence.query';
 
 @QueryHandler(GetAttestationEvidenceQuery)

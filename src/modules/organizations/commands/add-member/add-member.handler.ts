@@ -3,7 +3,7 @@ import { ConflictError, OrganizationNotFoundError } from '../../../../common/err
 import { UnitOfWork } from '../../../../database/unit-of-work';
 import { UserAccounts } from '../../../identity/identity.module';
 import { MembershipRepository } from '../../persistence/membership.repository';
-import { OrganizationDirectory } from '../../persistence/organization-directory';
+import { OrganizationReader } from '../../persistence/organization.reader';
 import { OrganizationRepository } from '../../persistence/organization.repository';
 import { AddedMember, AddMemberCommand } from './add-member.command';
 
@@ -15,7 +15,7 @@ export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
     private readonly users: UserAccounts,
     private readonly orgs: OrganizationRepository,
     private readonly memberships: MembershipRepository,
-    private readonly directory: OrganizationDirectory,
+    private readonly directory: OrganizationReader,
   ) {}
 
   async execute(command: AddMemberCommand): Promise<AddedMember> {

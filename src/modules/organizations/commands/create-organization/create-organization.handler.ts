@@ -7,7 +7,7 @@ import { UnitOfWork } from '../../../../database/unit-of-work';
 import { UserAccounts } from '../../../identity/identity.module';
 import { toOrganizationResponse } from '../../dto/organization.response';
 import { MembershipRepository } from '../../persistence/membership.repository';
-import { OrganizationDirectory } from '../../persistence/organization-directory';
+import { OrganizationReader } from '../../persistence/organization.reader';
 import { OrganizationRepository } from '../../persistence/organization.repository';
 import { CreatedOrganization, CreateOrganizationCommand } from './create-organization.command';
 
@@ -19,7 +19,7 @@ export class CreateOrganizationHandler implements ICommandHandler<CreateOrganiza
     private readonly users: UserAccounts,
     private readonly orgs: OrganizationRepository,
     private readonly memberships: MembershipRepository,
-    private readonly directory: OrganizationDirectory,
+    private readonly directory: OrganizationReader,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 

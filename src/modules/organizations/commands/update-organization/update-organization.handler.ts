@@ -2,7 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { OrganizationNotFoundError } from '../../../../common/errors/app-error';
 import { UnitOfWork } from '../../../../database/unit-of-work';
 import { OrganizationResponse, toOrganizationResponse } from '../../dto/organization.response';
-import { OrganizationDirectory } from '../../persistence/organization-directory';
+import { OrganizationReader } from '../../persistence/organization.reader';
 import { OrganizationRepository } from '../../persistence/organization.repository';
 import { UpdateOrganizationCommand } from './update-organization.command';
 
@@ -11,7 +11,7 @@ export class UpdateOrganizationHandler implements ICommandHandler<UpdateOrganiza
   constructor(
     private readonly uow: UnitOfWork,
     private readonly orgs: OrganizationRepository,
-    private readonly directory: OrganizationDirectory,
+    private readonly directory: OrganizationReader,
   ) {}
 
   async execute(command: UpdateOrganizationCommand): Promise<OrganizationResponse> {

@@ -7,7 +7,7 @@ import { Clock } from '../../../common/clock/clock';
 
 /** Org lookups for the org guard, cached briefly; the admin commands evict what they change. */
 @Injectable()
-export class OrganizationDirectory extends OrgDirectory {
+export class OrganizationReader extends OrgDirectory {
   private readonly byName: TtlCache<string, ResolvedOrg | null>;
   private readonly roles: TtlCache<string, Role | null>;
 
