@@ -33,8 +33,8 @@ module.exports = {
     {
       name: 'common-below-modules',
       severity: 'error',
-      comment: 'src/common and src/database are shared infrastructure: they never depend on a feature module.',
-      from: { path: '^src/(common|database)/', pathNot: SPEC },
+      comment: 'src/common, src/database and src/jobs are shared infrastructure: they never depend on a feature module.',
+      from: { path: '^src/(common|database|jobs)/', pathNot: SPEC },
       to: { path: '^src/modules/' },
     },
     {

@@ -12,6 +12,7 @@ import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { JsonLogger } from './common/logging/json-logger';
 import { StrictValidationPipe } from './common/validation/strict-validation.pipe';
 import { DatabaseModule } from './database/database.module';
+import { JobsModule } from './jobs/jobs.module';
 import { FEATURE_MODULES } from './modules/feature-modules';
 
 export interface AppModuleOptions {
@@ -53,6 +54,7 @@ export class AppModule {
       imports: [
         CoreModule.register(options),
         DatabaseModule.forDataSource(options.dataSource),
+        JobsModule,
         CqrsModule.forRoot(),
         ...FEATURE_MODULES,
       ],

@@ -6,6 +6,7 @@ import { HealthModule } from './health/health.module';
 import { IdentityModule } from './identity/identity.module';
 import { LedgerModule } from './ledger/ledger.module';
 import { OrganizationsModule } from './organizations/organizations.module';
+import { OutboxModule } from './outbox/outbox.module';
 import { ReposModule } from './repos/repos.module';
 import { TrailsModule } from './trails/trails.module';
 
@@ -18,6 +19,7 @@ export const FEATURE_MODULES = [
   IdentityModule,
   OrganizationsModule,
   FlowsModule,
+  OutboxModule,
   LedgerModule,
   ReposModule,
   TrailsModule,

@@ -1,0 +1,124 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import PgBoss from 'pg-boss';
+import { DataSource, EntityManager } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../common/config/app-config';
+import { JsonLogger } from '../common/logging/json-logger';
+
+export interface JobSpec {
+  /** retries after the first try (default 0) */
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  retryBackoff?: boolean;
+  /** a job still active this long after it started is failed and retried (default 15 min) */
+  expireInSeconds?: number;
+  /** the job's id (a UUID): sending the same id twice makes one job */
+  id?: string;
+  startAfter?: Date;
+}
+
+export interface JobWorker<T> {
+  /** jobs fetched at once */
+  batchSize?: number;
+  /** how often an idle worker looks for new jobs (pg-boss polls; at least 0.5 s) */
+  pollingIntervalSeconds?: number;
+  handle(job: { id: string; data: T }): Promise<void>;
+}
+
+/**
+ * Jobs in PostgreSQL through pg-boss (schema `pgboss`, installed by migration 1763774000000). It runs on the
+ * service's own connection pool, and a job can be sent inside a transaction (`sendIn`), so that a job exists if
+ * and only if the change that asked for it committed. Started on first use; workers run only in processes
+ * whose ROLE is `worker` or `all`.
+ */
+@Injectable()
+export class JobQueue implements OnApplicationShutdown {
+  private boss: PgBoss | null = null;
+  private starting: Promise<PgBoss> | null = null;
+  private readonly queues = new Set<string>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  /** Whether this process runs workers (ROLE worker or all). */
+  get runsWorkers(): boolean {
+    return this.config.role !== 'api';
+  }
+
+  /** Sends a job outside any transaction. */
+  async send<T extends object>(queue: string, data: T, spec: JobSpec = {}): Promise<string | null> {
+    const boss = await this.ready(queue);
+    return boss.send(queue, data, options(spec));
+  }
+
+  /** Sends a job in the caller's transaction: it exists only if that transaction commits. */
+  async sendIn<T extends object>(manager: EntityManager, queue: string, data: T, spec: JobSpec = {}): Promise<string | null> {
+    const boss = await this.ready(queue);
+    const runner = manager.queryRunner;
+    if (!runner) throw new Error('JobQueue.sendIn needs a transactional EntityManager (UnitOfWork.run)');
+    const db: PgBoss.Db = {
+      executeSql: async (text, values) => ({ rows: (await runner.query(text, values, true)).records }),
+    };
+    return boss.send(queue, data, { ...options(spec), db });
+  }
+
+  /** Registers a worker for `queue` (no-op in an api-only process). */
+  async work<T extends object>(queue: string, worker: JobWorker<T>): Promise<void> {
+    if (!this.runsWorkers) return;
+    const boss = await this.ready(queue);
+    await boss.work<T>(
+      queue,
+      { batchSize: worker.batchSize ?? 1, pollingIntervalSeconds: worker.pollingIntervalSeconds ?? 2 },
+      async (jobs) => {
+        for (const job of jobs) await worker.handle({ id: job.id, data: job.data });
+      },
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const boss = this.boss ?? (this.starting ? await this.starting.catch(() => null) : null);
+    if (!boss) return;
+    // Workers finish the job in hand (bounded), no new ones are fetched; the pool belongs to the DataSource.
+    await boss.stop({ graceful: true, wait: true, timeout: 10_000, close: false } as PgBoss.StopOptions).catch(() => undefined);
+  }
+
+  private async ready(queue: string): Promise<PgBoss> {
+    const boss = await this.start();
+    if (!this.queues.has(queue)) {
+      if (!(await boss.getQueue(queue))) await boss.createQueue(queue).catch(() => undefined);
+      this.queues.add(queue);
+    }
+    return boss;
+  }
+
+  private start(): Promise<PgBoss> {
+    if (this.boss) return Promise.resolve(this.boss);
+    this.starting ??= (async () => {
+      const pool = (this.dataSource.driver as unknown as { master: { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> } }).master;
+      const boss = new PgBoss({
+        db: { executeSql: (text, values) => pool.query(text, values) as Promise<{ rows: any[] }> },
+        schema: 'pgboss',
+        migrate: false,
+        schedule: false,
+        supervise: this.runsWorkers,
+      });
+      boss.on('error', (error) => this.logger.warn('job queue error', { error: (error as Error)?.message }));
+      await boss.start();
+      this.boss = boss;
+      return boss;
+    })();
+    return this.starting;
+  }
+}
+
+function options(spec: JobSpec): PgBoss.SendOptions {
+  const out: PgBoss.SendOptions = { retryLimit: spec.retryLimit ?? 0, expireInSeconds: spec.expireInSeconds ?? 15 * 60 };
+  // pg-boss checks `'x' in options`: a key set to undefined fails its checks, so only set keys are passed.
+  if (spec.id !== undefined) out.id = spec.id;
+  if (spec.retryDelaySeconds !== undefined) out.retryDelay = spec.retryDelaySeconds;
+  if (spec.retryBackoff !== undefined) out.retryBackoff = spec.retryBackoff;
+  if (spec.startAfter !== undefined) out.startAfter = spec.startAfter;
+  return out;
+}
