@@ -1,6 +1,7 @@
 import { ArtifactsModule } from './artifacts/artifacts.module';
 import { AttestationsModule } from './attestations/attestations.module';
 import { GenericAttestationModule } from './attestations/types/generic/generic-attestation.module';
+import { ControlsModule } from './controls/controls.module';
 import { FlowsModule } from './flows/flows.module';
 import { HealthModule } from './health/health.module';
 import { IdentityModule } from './identity/identity.module';
@@ -22,6 +23,7 @@ export const FEATURE_MODULES = [
   OutboxModule,
   LedgerModule,
   ReposModule,
+  ControlsModule,
   TrailsModule,
   ArtifactsModule,
   AttestationsModule,

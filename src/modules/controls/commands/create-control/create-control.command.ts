@@ -1,0 +1,12 @@
+import { ActingScope, OrgCommand } from '../../../../common/cqrs/org-scoped';
+import { ControlResponse } from '../../dto/control.response';
+
+export interface CreateControlProps extends ActingScope {
+  identifier: string;
+  name: string;
+  description?: string;
+  links?: Record<string, string>;
+}
+
+/** Create a control (409 when the identifier is taken). */
+export class CreateControlCommand extends OrgCommand<CreateControlProps, ControlResponse> {}

@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { BadRequestError, NotFoundError } from '../../common/errors/app-error';
+import { ControlRepository } from './persistence/control.repository';
+
+/** The controls module's public surface: what a decision may ask of the control it answers. */
+@Injectable()
+export class ControlDirectory {
+  constructor(private readonly controls: ControlRepository) {}
+
+  /**
+   * The control a decision names, checked at request time: 404 when the org has no such control, 400 when it
+   * is archived (`field` is the request field the error is keyed by, e.g. `decision.control`).
+   */
+  async requireActive(manager: EntityManager | undefined, orgId: string, identifier: string, field: string): Promise<{ id: string }> {
+    const control = await this.controls.find(orgId, identifier, manager);
+    if (!control) throw new NotFoundError(`Control '${identifier}' not found`, { [field]: 'no such control' });
+    if (control.archived) throw new BadRequestError(`Control '${identifier}' is archived`, { [field]: 'is archived' });
+    return { id: control.id };
+  }
+
+  /** Records that a policy (by its digest) decided on the control, so the control lists it. */
+  notePolicyReference(manager: EntityManager, orgId: string, controlId: string, policy: string): Promise<void> {
+    return this.controls.noteReference(manager, orgId, controlId, policy);
+  }
+}

@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { CreateControlHandler } from './commands/create-control/create-control.handler';
+import { SetControlArchivedHandler } from './commands/set-control-archived/set-control-archived.handler';
+import { UpdateControlHandler } from './commands/update-control/update-control.handler';
+import { ControlDirectory } from './control-directory';
+import { ControlsController } from './controls.controller';
+import { ControlRepository } from './persistence/control.repository';
+import { GetControlHandler } from './queries/get-control/get-control.handler';
+import { ListControlsHandler } from './queries/list-controls/list-controls.handler';
+
+/**
+ * Controls: the requirements decisions answer (beta `controls`). Owns `controls` and
+ * `control_policy_references`.
+ * Public surface: ControlDirectory (a decision's control, checked at request time; policy references).
+ */
+@Module({
+  controllers: [ControlsController],
+  providers: [
+    ControlRepository,
+    ControlDirectory,
+    CreateControlHandler,
+    UpdateControlHandler,
+    SetControlArchivedHandler,
+    GetControlHandler,
+    ListControlsHandler,
+  ],
+  exports: [ControlDirectory],
+})
+export class ControlsModule {}
+
+export { ControlDirectory } from './control-directory';

@@ -1,0 +1,133 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+
+/** A control as stored; timestamps are Unix seconds. */
+export interface ControlRow {
+  id: string;
+  identifier: string;
+  name: string;
+  description: string;
+  links: Record<string, string>;
+  tags: Record<string, string>;
+  version: number;
+  archived: boolean;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+  policies_referencing: string[];
+}
+
+export interface ControlChanges {
+  name?: string;
+  description?: string;
+  links?: Record<string, string>;
+}
+
+const COLUMNS = `c.id, c.identifier, c.name, c.description, c.links, c.tags, c.version, c.archived, c.created_by,
+  EXTRACT(EPOCH FROM c.created_at)::float8 AS created_at, EXTRACT(EPOCH FROM c.updated_at)::float8 AS updated_at,
+  COALESCE((SELECT array_agg(r.policy ORDER BY r.last_referenced_at DESC, r.policy)
+            FROM control_policy_references r WHERE r.org_id = c.org_id AND r.control_id = c.id), '{}') AS policies_referencing`;
+
+/** Owns `controls` and `control_policy_references`. */
+@Injectable()
+export class ControlRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Inserts a control; null when the identifier is taken in the org. */
+  async insert(
+    manager: EntityManager,
+    orgId: string,
+    control: { identifier: string; name: string; description: string; links: Record<string, string>; createdBy: string },
+  ): Promise<boolean> {
+    const rows = await manager.query(
+      `INSERT INTO controls (org_id, id, identifier, name, description, links, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (org_id, identifier) DO NOTHING RETURNING id`,
+      [orgId, randomUUID(), control.identifier, control.name, control.description, JSON.stringify(control.links), control.createdBy],
+    );
+    return rows.length > 0;
+  }
+
+  async find(orgId: string, identifier: string, manager: EntityManager = this.dataSource.manager): Promise<ControlRow | null> {
+    const rows: ControlRow[] = await manager.query(`SELECT ${COLUMNS} FROM controls c WHERE c.org_id = $1 AND c.identifier = $2`, [
+      orgId,
+      identifier,
+    ]);
+    return rows[0] ?? null;
+  }
+
+  /** Locks the control row for the rest of the transaction; null when there is none. */
+  async lock(manager: EntityManager, orgId: string, identifier: string): Promise<{ id: string; archived: boolean } | null> {
+    const rows: Array<{ id: string; archived: boolean }> = await manager.query(
+      `SELECT id, archived FROM controls WHERE org_id = $1 AND identifier = $2 FOR UPDATE`,
+      [orgId, identifier],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Applies the changes given and bumps `version`, when anything changes. */
+  async update(manager: EntityManager, orgId: string, id: string, changes: ControlChanges & { archived?: boolean }): Promise<void> {
+    const columns: string[] = [];
+    const values: string[] = [];
+    const params: unknown[] = [orgId, id];
+    const set = (column: string, value: unknown, cast = '') => {
+      params.push(value);
+      columns.push(column);
+      values.push(`$${params.length}${cast}`);
+    };
+    if (changes.name !== undefined) set('name', changes.name);
+    if (changes.description !== undefined) set('description', changes.description);
+    if (changes.links !== undefined) set('links', JSON.stringify(changes.links), '::jsonb');
+    if (changes.archived !== undefined) set('archived', changes.archived, '::boolean');
+    if (!columns.length) return;
+    await manager.query(
+      `UPDATE controls SET ${columns.map((c, i) => `${c} = ${values[i]}`).join(', ')}, version = version + 1, updated_at = clock_timestamp()
+       WHERE org_id = $1 AND id = $2 AND (${columns.join(', ')}) IS DISTINCT FROM (${values.join(', ')})`,
+      params,
+    );
+  }
+
+  async setTags(manager: EntityManager, orgId: string, id: string, tags: Record<string, string>): Promise<void> {
+    await manager.query(`UPDATE controls SET tags = $3, updated_at = clock_timestamp() WHERE org_id = $1 AND id = $2`, [
+      orgId,
+      id,
+      JSON.stringify(tags),
+    ]);
+  }
+
+  /** Notes that a policy (an evaluation bundle, by digest) decided on the control. */
+  async noteReference(manager: EntityManager, orgId: string, controlId: string, policy: string): Promise<void> {
+    await manager.query(
+      `INSERT INTO control_policy_references (org_id, control_id, policy) VALUES ($1, $2, $3)
+       ON CONFLICT (org_id, control_id, policy) DO UPDATE SET last_referenced_at = clock_timestamp()`,
+      [orgId, controlId, policy],
+    );
+  }
+
+  /** One page by name (archived or active ones), with the total. */
+  async page(
+    orgId: string,
+    filter: { archived: boolean; search?: string; tags: Array<{ key: string; value: string }>; descending: boolean },
+    page: number,
+    perPage: number,
+  ): Promise<{ rows: ControlRow[]; total: number }> {
+    const params: unknown[] = [orgId, filter.archived];
+    const where = ['c.org_id = $1', 'c.archived = $2'];
+    if (filter.search) {
+      params.push(`%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      where.push(`(c.identifier ILIKE $${params.length} OR c.name ILIKE $${params.length})`);
+    }
+    for (const tag of filter.tags) {
+      params.push(JSON.stringify({ [tag.key]: tag.value }));
+      where.push(`c.tags @> $${params.length}::jsonb`);
+    }
+    const from = `FROM controls c WHERE ${where.join(' AND ')}`;
+    const [{ total }]: Array<{ total: number }> = await this.dataSource.query(`SELECT count(*)::int AS total ${from}`, params);
+    const order = filter.descending ? 'DESC' : 'ASC';
+    const rows: ControlRow[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} ${from} ORDER BY c.name ${order}, c.identifier ${order} LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
+      params,
+    );
+    return { rows, total };
+  }
+}

@@ -1,0 +1,16 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { NotFoundError } from '../../../../common/errors/app-error';
+import { ControlResponse, toControlResponse } from '../../dto/control.response';
+import { ControlRepository } from '../../persistence/control.repository';
+import { GetControlQuery } from './get-control.query';
+
+@QueryHandler(GetControlQuery)
+export class GetControlHandler implements IQueryHandler<GetControlQuery> {
+  constructor(private readonly controls: ControlRepository) {}
+
+  async execute(query: GetControlQuery): Promise<ControlResponse> {
+    const row = await this.controls.find(query.props.orgId, query.props.identifier);
+    if (!row) throw new NotFoundError(`Control '${query.props.identifier}' not found`);
+    return toControlResponse(row);
+  }
+}

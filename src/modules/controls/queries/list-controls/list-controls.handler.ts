@@ -1,0 +1,35 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { DEFAULT_PER_PAGE } from '../../../../common/pagination/page-envelope';
+import { ControlPage, toControlResponse } from '../../dto/control.response';
+import { ControlRepository } from '../../persistence/control.repository';
+import { ListControlsQuery } from './list-controls.query';
+
+@QueryHandler(ListControlsQuery)
+export class ListControlsHandler implements IQueryHandler<ListControlsQuery> {
+  constructor(private readonly controls: ControlRepository) {}
+
+  async execute(query: ListControlsQuery): Promise<ControlPage> {
+    const { orgId, page = 1, perPage = DEFAULT_PER_PAGE, search, tags = [], archived, sortDirection } = query.props;
+    const { rows, total } = await this.controls.page(
+      orgId,
+      {
+        archived: archived === 'true',
+        search,
+        tags: tags.map((t) => {
+          const [, key, value] = t.match(/^([^=:]+)[=:](.*)$/)!;
+          return { key, value };
+        }),
+        descending: sortDirection === 'desc',
+      },
+      page,
+      perPage,
+    );
+    return {
+      controls: rows.map(toControlResponse),
+      page,
+      per_page: perPage,
+      total_pages: Math.max(1, Math.ceil(total / perPage)),
+      total_count: total,
+    };
+  }
+}
