@@ -1,5 +1,6 @@
 import { ArtifactsModule } from './artifacts/artifacts.module';
 import { AttestationsModule } from './attestations/attestations.module';
+import { DecisionAttestationModule } from './attestations/types/decision/decision-attestation.module';
 import { GenericAttestationModule } from './attestations/types/generic/generic-attestation.module';
 import { ControlsModule } from './controls/controls.module';
 import { FlowsModule } from './flows/flows.module';
@@ -28,4 +29,5 @@ export const FEATURE_MODULES = [
   ArtifactsModule,
   AttestationsModule,
   GenericAttestationModule,
+  DecisionAttestationModule,
 ];

@@ -17,6 +17,7 @@ export interface AppConfig {
   bodyLimitBytes: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   role: ProcessRole;
+  evaluations: EvaluationSettings;
   database: DatabaseSettings;
 }
 
@@ -26,6 +27,18 @@ export interface DatabaseSettings {
   poolSize: number;
   /** PostgreSQL `statement_timeout` of every connection (`DATABASE_STATEMENT_TIMEOUT_MS`). */
   statementTimeoutMs: number;
+}
+
+/** How policies are run on the server (evaluations). */
+export interface EvaluationSettings {
+  /** how long create evaluation waits for the result before answering with the pending state */
+  waitMs: number;
+  /** wall-clock budget of one evaluation (policy_timeout beyond) */
+  deadlineMs: number;
+  /** heap cap of each evaluation worker (policy_resource_limit beyond) */
+  maxHeapMb: number;
+  /** worker threads evaluating policies in this process */
+  threads: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -125,6 +138,15 @@ export function loadEmbeddedPgFast(env: NodeJS.ProcessEnv = process.env): boolea
   return parseBoolean('EMBEDDED_PG_FAST', env.EMBEDDED_PG_FAST, false);
 }
 
+function loadEvaluationSettings(env: NodeJS.ProcessEnv): EvaluationSettings {
+  return {
+    waitMs: parseInteger('EVALUATION_WAIT_MS', env.EVALUATION_WAIT_MS, 5_000, 0, 60_000, 'a whole number of milliseconds from 0 to 60000'),
+    deadlineMs: parseInteger('EVALUATION_DEADLINE_MS', env.EVALUATION_DEADLINE_MS, 10_000, 100, 300_000, 'a whole number of milliseconds from 100 to 300000'),
+    maxHeapMb: parseInteger('EVALUATION_MAX_HEAP_MB', env.EVALUATION_MAX_HEAP_MB, 256, 32, 8_192, 'a whole number of megabytes from 32 to 8192'),
+    threads: parseInteger('EVALUATION_THREADS', env.EVALUATION_THREADS, 2, 1, 64, 'a whole number of threads from 1 to 64'),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = parsePort('PORT', env.PORT, 8080);
   const region = (env.REGION || 'eu') as Region;
@@ -161,5 +183,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel,
     role,
     database: loadDatabaseSettings(env),
+    evaluations: loadEvaluationSettings(env),
   };
 }

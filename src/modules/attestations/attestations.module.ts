@@ -20,7 +20,7 @@ import { AttestationUploadPipe } from './upload/attestation-upload.pipe';
  * Attestations: the type registry, the one write path (AttestationRecorder, with group commit in
  * AttestationBatcher), the evidence store and the read routes. Owns `attestations`,
  * `flow_attestation_counters` and `evidence_blobs`.
- * Public surface: AttestationTypeRegistry and AttestationUploadPipe for type modules (they import
+ * Public surface: AttestationTypeRegistry, AttestationBatcher and AttestationUploadPipe for type modules (they import
  * AttestationTypeModule.register, which imports this module), AttestationRecorder for writers of other
  * modules (decisions), and the read shape of an attestation re-exported below (for the trail read model).
  */
@@ -42,12 +42,14 @@ import { AttestationUploadPipe } from './upload/attestation-upload.pipe';
     ListSlotVersionsHandler,
     GetAttestationEvidenceHandler,
   ],
-  exports: [AttestationTypeRegistry, AttestationRecorder, AttestationUploadPipe],
+  exports: [AttestationTypeRegistry, AttestationRecorder, AttestationBatcher, AttestationUploadPipe],
 })
 export class AttestationsModule {}
 
 export { AttestationTypeRegistry } from './types/attestation-type.registry';
 export { AttestationRecorder } from './recording/attestation-recorder';
+export { decisionAttestationType } from './types/decision/decision-attestation.type';
+export type { DecisionData, DecisionProvenance } from './types/decision/decision-attestation.request.dto';
 export type { RecordAttestationInput, RecordedAttestation } from './recording/attestation-recorder';
 export { ATTESTATION_COLUMNS } from './persistence/attestation.reader';
 export type { AttestationRow } from './persistence/attestation.reader';

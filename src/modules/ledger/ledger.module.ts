@@ -19,4 +19,4 @@ export class LedgerModule {}
 export { TrailLedger } from './trail-ledger';
 export type { EnsuredTrail, TrailAddress } from './trail-ledger';
 export { MomentSql } from './persistence/trail.repository';
-export type { LockedTrail, MomentEntry, MomentKind, RecordedMoment, TrailField } from './persistence/trail.repository';
+export type { LockedTrail, MomentEntry, MomentKind, PinnedOrMissing, RecordedMoment, TrailField, TrailName } from './persistence/trail.repository';

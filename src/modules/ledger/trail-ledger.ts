@@ -1,7 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { FlowDirectory } from '../flows/flows.module';
-import { LockedTrail, MomentEntry, MomentKind, RecordedMoment, TrailField, TrailRepository } from './persistence/trail.repository';
+import {
+  LockedTrail,
+  MomentEntry,
+  MomentKind,
+  PinnedOrMissing,
+  RecordedMoment,
+  TrailField,
+  TrailName,
+  TrailRepository,
+} from './persistence/trail.repository';
 
 export interface EnsuredTrail extends LockedTrail {
   created: boolean;
@@ -69,6 +78,20 @@ export class TrailLedger {
       out.set(name, found ? { ...found, created: false } : await this.ensureTrail(manager, { ...address, trailName: name }));
     }
     return out;
+  }
+
+  /**
+   * Pins named trails at one instant, in the caller's transaction: each existing trail is share-locked until it
+   * commits and the instant is read after the locks, so `@{instant}` resolves every trail to exactly the moment
+   * returned, whatever writes race with it. Missing flows and trails are reported in request order.
+   */
+  pinAt(manager: EntityManager, orgId: string, names: TrailName[]): Promise<{ instant: string; trails: PinnedOrMissing[] }> {
+    return this.trails.pin(manager, orgId, names);
+  }
+
+  /** Finds (without locking) a trail of a named flow, with its last moment, or what is missing. */
+  find(manager: EntityManager, orgId: string, name: TrailName): Promise<PinnedOrMissing> {
+    return this.trails.find(manager, orgId, name);
   }
 
   /** Locks the trail `name` of a known flow, or null. */

@@ -10,6 +10,7 @@ import { TrailStateReader } from './persistence/trail-state.reader';
 import { GetTrailMomentHandler } from './queries/get-trail-moment/get-trail-moment.handler';
 import { GetTrailHandler } from './queries/get-trail/get-trail.handler';
 import { ListTrailsHandler } from './queries/list-trails/list-trails.handler';
+import { TrailPolicyInput } from './trail-policy-input';
 import { TrailsController } from './trails.controller';
 
 /**
@@ -17,15 +18,18 @@ import { TrailsController } from './trails.controller';
  * as of any moment. Owns no table: trails and moments are written through the ledger (LedgerModule), and the
  * read side (TrailStateReader) joins the ledger's, the artifacts' and the attestations' tables in one
  * statement so that a state is one consistent snapshot.
- * Public surface: TrailStateReader (a trail's compliance state at any moment, for evaluations).
+ * Public surface: TrailStateReader (a trail's compliance state at any moment) and TrailPolicyInput (trails
+ * pinned at moments, as a policy's input sees them).
  */
 @Module({
   imports: [LedgerModule, FlowsModule, ReposModule, AttestationsModule],
   controllers: [TrailsController],
-  providers: [TrailStateReader, TrailListReader, MomentCache, BeginTrailHandler, GetTrailHandler, ListTrailsHandler, GetTrailMomentHandler],
-  exports: [TrailStateReader],
+  providers: [TrailStateReader, TrailListReader, TrailPolicyInput, MomentCache, BeginTrailHandler, GetTrailHandler, ListTrailsHandler, GetTrailMomentHandler],
+  exports: [TrailStateReader, TrailPolicyInput],
 })
 export class TrailsModule {}
 
 export { TrailStateReader } from './persistence/trail-state.reader';
 export type { TrailState, TrailRecord, MomentRecord } from './persistence/trail-state.reader';
+export { TrailPolicyInput } from './trail-policy-input';
+export type { PinnedTrail } from './trail-policy-input';

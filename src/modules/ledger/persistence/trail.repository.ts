@@ -16,11 +16,27 @@ export interface RecordedMoment {
   createdAt: Date;
 }
 
+/** A trail named by flow and trail name, as a request names it. */
+export interface TrailName {
+  flowName: string;
+  trailName: string;
+}
+
+/** A named trail found (with the moment it is at) or what is missing. */
+export type PinnedOrMissing = ({ trailId: string; momentNumber: number } & TrailName) | ({ missing: 'flow' | 'trail' } & TrailName);
+
 /** One moment to add: the trail it belongs to and what it records (an attestation id, an artifact id ...). */
 export interface MomentEntry {
   trailId: string;
   subjectId: string | null;
 }
+
+/** The moments that set a trail's own fields carry a copy of them (see FIELDS_SNAPSHOT). */
+const FIELD_SETTING_KINDS: ReadonlySet<MomentKind> = new Set(['trail_begun', 'trail_updated']);
+
+/** The trail's own fields as a moment keeps them: what `begin trail` can change later. */
+const FIELDS_SNAPSHOT = `jsonb_build_object('description', t.description, 'git_commit_info', t.git_commit_info,
+  'repo_info', t.repo_info, 'user_data', t.user_data, 'origin_url', t.origin_url, 'external_urls', t.external_urls)`;
 
 /** A trail column a client may set, with its value and the SQL cast used to compare it with the stored one. */
 export interface TrailField {
@@ -53,8 +69,9 @@ export const MomentSql = {
   number(advanced: string, position: string): string {
     return `${advanced}.last_moment - ${advanced}.n + ${position}`;
   },
-  insert(select: string): string {
-    return `INSERT INTO trail_moments (trail_id, moment_number, created_at, kind, template_id, subject_id) ${select}`;
+  insert(select: string, extraColumns: string[] = []): string {
+    const extra = extraColumns.map((c) => `, ${c}`).join('');
+    return `INSERT INTO trail_moments (trail_id, moment_number, created_at, kind, template_id, subject_id${extra}) ${select}`;
   },
 };
 
@@ -88,6 +105,51 @@ export class TrailRepository {
       [orgId, flowName, names],
     );
     return new Map(rows.map((t) => [t.name, { flowId: t.flow_id, trailId: t.id, templateId: t.template_id }]));
+  }
+
+  /**
+   * Takes a share lock on each named trail that exists (id order) and then reads the clock: at that instant
+   * every such trail is exactly at the moment returned (a writer needs the row exclusively before it numbers
+   * and timestamps a moment, so later moments are later than the instant). The instant is Unix seconds as
+   * exact decimal text (microseconds).
+   */
+  async pin(manager: EntityManager, orgId: string, names: TrailName[]): Promise<{ instant: string; trails: PinnedOrMissing[] }> {
+    const found: Array<{ ord: string; flow_id: string | null; trail_id: string | null }> = await manager.query(
+      `SELECT r.ord, f.id AS flow_id, t.id AS trail_id
+       FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS r(flow, trail, ord)
+       LEFT JOIN flows f ON f.org_id = $1 AND f.name = r.flow
+       LEFT JOIN trails t ON t.flow_id = f.id AND t.name = r.trail
+       ORDER BY r.ord`,
+      [orgId, names.map((n) => n.flowName), names.map((n) => n.trailName)],
+    );
+    const ids = found.map((f) => f.trail_id).filter((id): id is string => id !== null);
+    const locked: Array<{ id: string; last_moment: number }> = ids.length
+      ? await manager.query(`SELECT id, last_moment FROM trails WHERE id = ANY($1::uuid[]) ORDER BY id FOR SHARE`, [ids])
+      : [];
+    const [{ instant }]: Array<{ instant: string }> = await manager.query(
+      `SELECT EXTRACT(EPOCH FROM date_trunc('microseconds', clock_timestamp()))::numeric::text AS instant`,
+    );
+    const moments = new Map(locked.map((l) => [l.id, Number(l.last_moment)]));
+    return {
+      instant,
+      trails: names.map((name, i) => {
+        const row = found[i];
+        if (!row.flow_id) return { ...name, missing: 'flow' as const };
+        if (!row.trail_id) return { ...name, missing: 'trail' as const };
+        return { ...name, trailId: row.trail_id, momentNumber: moments.get(row.trail_id)! };
+      }),
+    };
+  }
+
+  async find(manager: EntityManager, orgId: string, name: TrailName): Promise<PinnedOrMissing> {
+    const rows: Array<{ flow_id: string; trail_id: string | null; last_moment: number | null }> = await manager.query(
+      `SELECT f.id AS flow_id, t.id AS trail_id, t.last_moment FROM flows f LEFT JOIN trails t ON t.flow_id = f.id AND t.name = $3
+       WHERE f.org_id = $1 AND f.name = $2`,
+      [orgId, name.flowName, name.trailName],
+    );
+    if (!rows.length) return { ...name, missing: 'flow' };
+    if (!rows[0].trail_id) return { ...name, missing: 'trail' };
+    return { ...name, trailId: rows[0].trail_id, momentNumber: Number(rows[0].last_moment) };
   }
 
   /** Locks the trail `name` of the flow with id `flowId`, or null. */
@@ -153,10 +215,19 @@ export class TrailRepository {
        ), u AS (
          ${MomentSql.advance('k')}
        )
-       ${MomentSql.insert(
-         `SELECT u.trail_id, ${MomentSql.number('u', 'e.i')}, u.moment_at, $6, u.template_id, e.subject_id
-          FROM u JOIN unnest($3::uuid[], $4::uuid[], $5::int[]) AS e(trail_id, subject_id, i) ON e.trail_id = u.trail_id`,
-       )}
+       ${
+         FIELD_SETTING_KINDS.has(kind)
+           ? MomentSql.insert(
+               `SELECT u.trail_id, ${MomentSql.number('u', 'e.i')}, u.moment_at, $6, u.template_id, e.subject_id, ${FIELDS_SNAPSHOT}
+                FROM u JOIN unnest($3::uuid[], $4::uuid[], $5::int[]) AS e(trail_id, subject_id, i) ON e.trail_id = u.trail_id
+                JOIN trails t ON t.id = u.trail_id`,
+               ['fields'],
+             )
+           : MomentSql.insert(
+               `SELECT u.trail_id, ${MomentSql.number('u', 'e.i')}, u.moment_at, $6, u.template_id, e.subject_id
+                FROM u JOIN unnest($3::uuid[], $4::uuid[], $5::int[]) AS e(trail_id, subject_id, i) ON e.trail_id = u.trail_id`,
+             )
+       }
        RETURNING trail_id, moment_number, created_at`,
       [[...perTrail.keys()], [...perTrail.values()], entries.map((e) => e.trailId), entries.map((e) => e.subjectId), position, kind],
     );

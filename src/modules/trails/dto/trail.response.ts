@@ -71,7 +71,7 @@ export interface TrailMomentResponse {
   compliance_status: Record<string, MomentSlotResponse>;
 }
 
-function slotStatus(slot: Slot): SlotStatusResponse {
+export function slotStatus(slot: Slot): SlotStatusResponse {
   return {
     attestation_name: slot.name,
     attestation_type: slot.attestation?.type ?? slot.expectedType,

@@ -37,6 +37,18 @@ export interface MomentRecord {
   momentNumber: number;
   createdAt: number;
   templateId: string | null;
+  /** The trail's own fields as they were at this moment (null for trails older than field versions). */
+  fields: TrailFields | null;
+}
+
+/** What `begin trail` can change on a trail; every moment that changes them keeps a copy. */
+export interface TrailFields {
+  description: string;
+  git_commit_info: Record<string, unknown> | null;
+  repo_info: Record<string, unknown> | null;
+  user_data: unknown;
+  origin_url: string | null;
+  external_urls: Record<string, { href: string; fingerprint?: string }> | null;
 }
 
 /** A trail's compliance state as of one moment (or now). */
@@ -154,13 +166,18 @@ export function readAtQuery(
   }
   const tr = `tr AS (
        SELECT ${TRAIL_COLUMNS}, m.moment_number AS m_number,
-         EXTRACT(EPOCH FROM m.created_at)::float8 AS m_created_at, m.template_id AS m_template_id
+         EXTRACT(EPOCH FROM m.created_at)::float8 AS m_created_at, m.template_id AS m_template_id, mf.fields AS m_fields
        FROM flows f
        LEFT JOIN trails t ON t.flow_id = f.id AND t.name = $3
        LEFT JOIN LATERAL (
          SELECT m.moment_number, m.created_at, m.template_id FROM trail_moments m
          WHERE m.trail_id = t.id AND ${where} ${order} LIMIT 1
        ) m ON true
+       LEFT JOIN LATERAL (
+         SELECT x.fields FROM trail_moments x
+         WHERE x.trail_id = t.id AND x.fields IS NOT NULL AND x.moment_number <= m.moment_number
+         ORDER BY x.moment_number DESC LIMIT 1
+       ) mf ON true
        WHERE f.org_id = $1 AND f.name = $2
      )`;
   if (!withState) return { sql: `WITH ${tr} SELECT tr.*, NULL AS slot_rows, NULL AS artifact_rows FROM tr`, params };
@@ -204,6 +221,7 @@ export class TrailStateReader {
         m_number: number | null;
         m_created_at: number | null;
         m_template_id: string | null;
+        m_fields: TrailFields | null;
         slot_rows: AttestationRow[] | null;
         artifact_rows: ArtifactRecord[] | null;
       }
@@ -212,7 +230,7 @@ export class TrailStateReader {
     const row = rows[0];
     if (!row.id) throw new NotFoundError(`Trail '${trailName}' not found in flow '${flowName}'`);
     if (row.m_number === null) return { trail: row, moment: null, state: null };
-    const moment = { momentNumber: row.m_number, createdAt: Number(row.m_created_at), templateId: row.m_template_id };
+    const moment = { momentNumber: row.m_number, createdAt: Number(row.m_created_at), templateId: row.m_template_id, fields: row.m_fields };
     if (!withState) return { trail: row, moment, state: null };
     const template = moment.templateId ? await this.flows.template(moment.templateId) : null;
     const state = this.assemble(template, row.slot_rows ?? [], row.artifact_rows ?? []);

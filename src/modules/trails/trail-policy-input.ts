@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../../common/config/app-config';
+import { InjectConfig } from '../../common/config/config.decorators';
+import { ConflictError } from '../../common/errors/app-error';
+import { toPolicyInputTrail } from './dto/policy-input';
+import { TrailStateReader } from './persistence/trail-state.reader';
+
+/** A trail pinned at one of its moments. */
+export interface PinnedTrail {
+  flowName: string;
+  trailName: string;
+  momentNumber: number;
+}
+
+/** Trails read in parallel at most this many at a time (each is two statements). */
+const CONCURRENCY = 8;
+
+/**
+ * The trails module's answer to "what does a policy see": each pinned trail as an element of `input.trails`
+ * (see toPolicyInputTrail). A function of (trail, moment) alone, so the same pins always give the same input.
+ * 409 when a trail's template gives two slots one attestation name (no input can be built), 404 when a trail
+ * or moment does not exist.
+ */
+@Injectable()
+export class TrailPolicyInput {
+  constructor(
+    private readonly reader: TrailStateReader,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
+
+  async build(orgId: string, orgName: string, pins: PinnedTrail[]): Promise<Array<Record<string, unknown>>> {
+    const out: Array<Record<string, unknown>> = new Array(pins.length);
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < pins.length; i = next++) out[i] = await this.one(orgId, orgName, pins[i]);
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, pins.length) }, worker));
+    return out;
+  }
+
+  private async one(orgId: string, orgName: string, pin: PinnedTrail): Promise<Record<string, unknown>> {
+    const { trail, moment, state } = await this.reader.readAt(orgId, pin.flowName, pin.trailName, { kind: 'number', number: pin.momentNumber });
+    if (!moment || !state) throw new Error(`moment ${pin.momentNumber} of trail ${pin.flowName}/${pin.trailName} is missing`);
+    if (state.compliance.duplicateKeys.length) {
+      throw new ConflictError(
+        `Two slots of trail '${pin.trailName}' share the attestation name ${state.compliance.duplicateKeys.map((k) => `'${k}'`).join(', ')}, so no policy input can be built`,
+        { [`${pin.flowName}/${pin.trailName}`]: `duplicate slot keys: ${state.compliance.duplicateKeys.join(', ')}` },
+      );
+    }
+    const events = await this.reader.events(trail.id, moment.momentNumber);
+    return toPolicyInputTrail(trail, moment, state, events, orgName, this.config.publicBaseUrl);
+  }
+}
