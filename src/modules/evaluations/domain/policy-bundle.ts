@@ -1,0 +1,133 @@
+import { parse as parseYaml } from 'yaml';
+import { canonicalJson, sha256Hex } from './canonical-json';
+import { PolicyBundleError } from './evaluation-error';
+
+/** An inline OPA bundle, split into what runs it. */
+export interface PolicyBundle {
+  /** `.rego` modules by path */
+  modules: Record<string, string>;
+  /** the data documents mounted at their folders' paths (`a/b/data.json` is `data.a.b`) */
+  data: Record<string, unknown>;
+  /** an OPA-compiled `policy.wasm` (sent as base64 text), run instead of the modules when present */
+  wasm: Buffer | null;
+  /** sha256 (hex) of each file's text */
+  fileDigests: Record<string, string>;
+  /** `sha256:<hex>` of the canonical JSON of fileDigests: the bundle's identity */
+  digest: string;
+}
+
+/** What a path in `policy.files` must look like: relative, `/`-separated, no empty, `.` or `..` segment. */
+export function policyPathProblem(path: string): string | null {
+  if (path.length === 0 || path.length > 512) return 'must be 1 to 512 characters';
+  if (path.startsWith('/')) return 'must be a relative path';
+  // eslint-disable-next-line no-control-regex
+  if (/[\\\u0000-\u001f]/.test(path)) return 'must not contain backslashes or control characters';
+  if (path.split('/').some((s) => s === '' || s === '.' || s === '..')) return "must not contain empty, '.' or '..' segments";
+  return null;
+}
+
+/** The identity of a set of policy files: per-file sha256 and the bundle digest over them. */
+export function bundleDigests(files: Record<string, string>): { fileDigests: Record<string, string>; digest: string } {
+  const fileDigests: Record<string, string> = {};
+  for (const path of Object.keys(files).sort()) fileDigests[path] = sha256Hex(files[path]);
+  return { fileDigests, digest: `sha256:${sha256Hex(canonicalJson(fileDigests))}` };
+}
+
+const DATA_FILE = /(^|\/)data\.(json|ya?ml)$/;
+
+/**
+ * Splits `policy.files` as OPA reads a bundle: `.rego` files are modules; `data.json` / `data.yaml` are data
+ * documents mounted at their folder's path; one `*.wasm` file (base64 text) is an OPA-compiled policy;
+ * `.manifest` may declare `rego_version` (only 1, the default, is supported by this service's engine: a bundle
+ * that declares version 0 is refused with a compile error that says so); other files are carried but unused.
+ * A document that does not parse is a `policy_parse_error`; two documents that set the same value, a
+ * `policy_compile_error`.
+ */
+export function loadBundle(files: Record<string, string>): PolicyBundle {
+  const { fileDigests, digest } = bundleDigests(files);
+  const modules: Record<string, string> = {};
+  const data: Record<string, unknown> = {};
+  let wasm: Buffer | null = null;
+  for (const path of Object.keys(files).sort()) {
+    const text = files[path];
+    if (path.endsWith('.rego')) {
+      modules[path] = text;
+    } else if (DATA_FILE.test(path)) {
+      const doc = parseDataDocument(path, text);
+      const folder = path.split('/').slice(0, -1);
+      mount(data, folder, doc, path);
+    } else if (path.endsWith('.wasm')) {
+      if (wasm) throw new PolicyBundleError('policy_compile_error', `more than one .wasm file in the bundle (${path})`);
+      const compact = text.replace(/\s+/g, '');
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 !== 0) {
+        throw new PolicyBundleError('policy_parse_error', `${path}: not base64 text`);
+      }
+      wasm = Buffer.from(compact, 'base64');
+      if (wasm.subarray(0, 4).toString('binary') !== '\u0000asm') throw new PolicyBundleError('policy_parse_error', `${path}: not a WebAssembly module`);
+    } else if (path === '.manifest' || path.endsWith('/.manifest')) {
+      checkManifest(path, text);
+    }
+  }
+  if (!wasm && !Object.keys(modules).length) throw new PolicyBundleError('policy_compile_error', 'the bundle has no .rego file and no .wasm file');
+  return { modules, data, wasm, fileDigests, digest };
+}
+
+function parseDataDocument(path: string, text: string): unknown {
+  try {
+    if (path.endsWith('.json')) return JSON.parse(text);
+    return parseYaml(text, { maxAliasCount: 100, uniqueKeys: true });
+  } catch (error) {
+    throw new PolicyBundleError('policy_parse_error', `${path}: ${(error as Error).message.split('\n')[0]}`);
+  }
+}
+
+function mount(root: Record<string, unknown>, folder: string[], doc: unknown, path: string): void {
+  if (!folder.length) {
+    if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+      throw new PolicyBundleError('policy_compile_error', `${path}: the root data document must be an object`);
+    }
+    merge(root, doc as Record<string, unknown>, path, []);
+    return;
+  }
+  let node = root;
+  for (const [i, segment] of folder.entries()) {
+    if (i === folder.length - 1) {
+      if (segment in node) {
+        const existing = node[segment];
+        if (isObject(existing) && isObject(doc)) merge(existing, doc, path, folder);
+        else throw new PolicyBundleError('policy_compile_error', `${path}: data.${folder.join('.')} is set twice`);
+      } else node[segment] = doc;
+      return;
+    }
+    if (!(segment in node)) node[segment] = {};
+    const next = node[segment];
+    if (!isObject(next)) throw new PolicyBundleError('policy_compile_error', `${path}: data.${folder.slice(0, i + 1).join('.')} is set twice`);
+    node = next;
+  }
+}
+
+function merge(into: Record<string, unknown>, from: Record<string, unknown>, path: string, at: string[]): void {
+  for (const [key, value] of Object.entries(from)) {
+    if (!(key in into)) into[key] = value;
+    else if (isObject(into[key]) && isObject(value)) merge(into[key] as Record<string, unknown>, value, path, [...at, key]);
+    else throw new PolicyBundleError('policy_compile_error', `${path}: data.${[...at, key].join('.')} is set twice`);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function checkManifest(path: string, text: string): void {
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(text);
+  } catch (error) {
+    throw new PolicyBundleError('policy_parse_error', `${path}: ${(error as Error).message}`);
+  }
+  if (!isObject(manifest)) throw new PolicyBundleError('policy_parse_error', `${path}: must be a JSON object`);
+  const versions = [manifest.rego_version, ...Object.values(isObject(manifest.file_rego_versions) ? manifest.file_rego_versions : {})];
+  if (versions.some((v) => v === 0)) {
+    throw new PolicyBundleError('policy_compile_error', `${path}: Rego v0 modules are not supported yet; write the policy in Rego v1`);
+  }
+}
