@@ -117,6 +117,22 @@ function uidOf(pid: number): number {
     expect(fs.existsSync(dataDir)).toBe(false);
   }, 60_000);
 
+  it("with root's umask 077 and DATA_DIR's parents missing, the folders it makes still let the postgres user through", async () => {
+    const dataDir = path.join(tempDir('veritrail-root-umask-'), 'new', 'parents', 'data');
+    const umask = process.umask(0o077);
+    try {
+      const db = await startEmbeddedPostgres({ dataDir });
+      const client = new Client({ connectionString: db.url });
+      await client.connect();
+      expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      await client.end();
+      await db.stop();
+    } finally {
+      process.umask(umask);
+    }
+    expect(fs.statSync(path.dirname(dataDir)).mode & 0o777).toBe(0o755);
+  }, 120_000);
+
   it('a copy of the binaries that another user could have changed is not run: one line, nothing started or made', async () => {
     const cacheRoot = tempDir('veritrail-root-cache-');
     const dataDir = path.join(tempDir('veritrail-root-data-'), 'data');

@@ -74,7 +74,19 @@ function refuseUnlessDataReachable(dataDir: string, account: PostgresAccount): v
   );
 }
 
-function openForPassing(dataDir: string, account: PostgresAccount): void {
+/**
+ * Makes DATA_DIR and the folders missing above it. As root, each one made is 0755 whatever root's umask (077 on
+ * hardened hosts would make them private), and an existing DATA_DIR the postgres user cannot pass gets search
+ * permission added (pass, not list).
+ */
+function makeDataDir(dataDir: string, account: PostgresAccount | undefined): void {
+  const missing: string[] = [];
+  for (let dir = dataDir; !fs.existsSync(dir); dir = path.dirname(dir)) missing.unshift(dir);
+  for (const dir of missing) {
+    fs.mkdirSync(dir);
+    if (account) fs.chmodSync(dir, 0o755);
+  }
+  if (!account) return;
   const stat = fs.statSync(dataDir);
   if (!permits(stat, account, 1)) fs.chmodSync(dataDir, (stat.mode & 0o7777) | 0o111);
 }
@@ -180,8 +192,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const account = root ? ensurePostgresAccount() : undefined;
   const binaries = prepareBinaries(account, { nativeDir: options.nativeDir, cacheRoot: options.binaryCacheRoot, log });
 
-  fs.mkdirSync(dataDir, { recursive: true });
-  if (account) openForPassing(dataDir, account);
+  makeDataDir(dataDir, account);
   const password = clusterPassword(dataDir);
   const port = options.port ?? (await freePort());
   const out: Output = { log, recent: [] };
