@@ -64,6 +64,12 @@ export class JobQueue implements OnApplicationShutdown {
     return boss.send(queue, data, { ...options(spec), db });
   }
 
+  /** Deletes a job that is no longer needed (its work was done another way). */
+  async delete(queue: string, id: string): Promise<void> {
+    const boss = await this.ready(queue);
+    await boss.deleteJob(queue, id);
+  }
+
   /** Registers a worker for `queue` (no-op in an api-only process). */
   async work<T extends object>(queue: string, worker: JobWorker<T>): Promise<void> {
     if (!this.runsWorkers) return;

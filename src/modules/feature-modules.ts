@@ -3,6 +3,7 @@ import { AttestationsModule } from './attestations/attestations.module';
 import { DecisionAttestationModule } from './attestations/types/decision/decision-attestation.module';
 import { GenericAttestationModule } from './attestations/types/generic/generic-attestation.module';
 import { ControlsModule } from './controls/controls.module';
+import { EvaluationsModule } from './evaluations/evaluations.module';
 import { FlowsModule } from './flows/flows.module';
 import { HealthModule } from './health/health.module';
 import { IdentityModule } from './identity/identity.module';
@@ -30,4 +31,5 @@ export const FEATURE_MODULES = [
   AttestationsModule,
   GenericAttestationModule,
   DecisionAttestationModule,
+  EvaluationsModule,
 ];

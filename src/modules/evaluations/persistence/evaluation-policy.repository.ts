@@ -14,6 +14,14 @@ export class EvaluationPolicyRepository {
     );
   }
 
+  async fileDigests(orgId: string, digest: string): Promise<Record<string, string> | null> {
+    const rows: Array<{ file_digests: Record<string, string> }> = await this.dataSource.query(
+      `SELECT file_digests FROM evaluation_policies WHERE org_id = $1 AND digest = $2`,
+      [orgId, digest],
+    );
+    return rows[0]?.file_digests ?? null;
+  }
+
   async files(orgId: string, digest: string): Promise<Record<string, string> | null> {
     const rows: Array<{ files: Record<string, string> }> = await this.dataSource.query(
       `SELECT files FROM evaluation_policies WHERE org_id = $1 AND digest = $2`,

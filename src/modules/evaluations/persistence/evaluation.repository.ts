@@ -20,6 +20,8 @@ export interface DecisionRequest {
 
 export interface EvaluationRow {
   org_id: string;
+  /** for the links in the policy input (org names do not change) */
+  org_name: string;
   id: string;
   status: 'pending' | 'completed' | 'failed';
   requested_by: string;
@@ -41,7 +43,7 @@ export interface EvaluationRow {
   attempts: number;
 }
 
-const COLUMNS = `org_id, id, status, requested_by,
+const COLUMNS = `org_id, org_name, id, status, requested_by,
   EXTRACT(EPOCH FROM requested_at)::numeric::text AS requested_at, EXTRACT(EPOCH FROM recorded_at)::numeric::text AS recorded_at,
   policy_digest, trails, params, decision, control, engine, engine_version, input_digest, result, result_digest, error,
   decision_attestation_id, attempts`;
@@ -61,6 +63,7 @@ export class EvaluationRepository {
     manager: EntityManager,
     e: {
       orgId: string;
+      orgName: string;
       id: string;
       requestedBy: string;
       requestedAt: Date;
@@ -75,8 +78,8 @@ export class EvaluationRepository {
   ): Promise<void> {
     await manager.query(
       `INSERT INTO evaluations (org_id, id, status, requested_by, requested_at, recorded_at, policy_digest, trails, params, decision,
-         control, lease_until)
-       VALUES ($1, $2, 'pending', $3, $4, to_timestamp($5::numeric), $6, $7, $8, $9, $10, clock_timestamp() + $11 * interval '1 millisecond')`,
+         control, lease_until, org_name)
+       VALUES ($1, $2, 'pending', $3, $4, to_timestamp($5::numeric), $6, $7, $8, $9, $10, clock_timestamp() + $11 * interval '1 millisecond', $12)`,
       [
         e.orgId,
         e.id,
@@ -89,6 +92,7 @@ export class EvaluationRepository {
         e.decision === null ? null : JSON.stringify(e.decision),
         e.decision?.control ?? null,
         e.leaseMs,
+        e.orgName,
       ],
     );
   }

@@ -1,0 +1,45 @@
+import { Module } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
+import { ArtifactsModule } from '../artifacts/artifacts.module';
+import { AttestationsModule } from '../attestations/attestations.module';
+import { ControlsModule } from '../controls/controls.module';
+import { LedgerModule } from '../ledger/ledger.module';
+import { OutboxModule } from '../outbox/outbox.module';
+import { TrailsModule } from '../trails/trails.module';
+import { CreateEvaluationHandler } from './commands/create-evaluation/create-evaluation.handler';
+import { ReplayEvaluationHandler } from './commands/replay-evaluation/replay-evaluation.handler';
+import { EvaluationsController } from './evaluations.controller';
+import { EvaluationPolicyRepository } from './persistence/evaluation-policy.repository';
+import { EvaluationRepository } from './persistence/evaluation.repository';
+import { GetEvaluationHandler } from './queries/get-evaluation/get-evaluation.handler';
+import { ListEvaluationsHandler } from './queries/list-evaluations/list-evaluations.handler';
+import { EvaluationJobs } from './running/evaluation-jobs';
+import { EvaluationRunner } from './running/evaluation-runner';
+import { PolicyEngine } from './running/policy-engine';
+import { RegoEngine } from './running/rego-engine';
+
+/**
+ * Evaluations: a policy bundle run on the server against trails pinned at one instant, its outcome recorded
+ * (and, with `decision`, written as a decision attestation) with everything needed to check and replay it.
+ * Owns `evaluations` and `evaluation_policies`. No public surface: nothing else calls into it.
+ */
+@Module({
+  imports: [LedgerModule, TrailsModule, ArtifactsModule, AttestationsModule, ControlsModule, OutboxModule],
+  controllers: [EvaluationsController],
+  providers: [
+    EvaluationRepository,
+    EvaluationPolicyRepository,
+    {
+      provide: PolicyEngine,
+      useFactory: (config: AppConfig) => new RegoEngine(config.evaluations),
+      inject: [APP_CONFIG],
+    },
+    EvaluationRunner,
+    EvaluationJobs,
+    CreateEvaluationHandler,
+    ReplayEvaluationHandler,
+    GetEvaluationHandler,
+    ListEvaluationsHandler,
+  ],
+})
+export class EvaluationsModule {}

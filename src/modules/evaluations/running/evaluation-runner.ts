@@ -1,0 +1,191 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../../common/config/app-config';
+import { AppError } from '../../../common/errors/app-error';
+import { isDatabaseUnavailable } from '../../../common/errors/database-errors';
+import { JsonLogger } from '../../../common/logging/json-logger';
+import { UnitOfWork } from '../../../database/unit-of-work';
+import { JobQueue } from '../../../jobs/job-queue';
+import { AttestationRecorder, DecisionData, decisionAttestationType } from '../../attestations/attestations.module';
+import { Outbox } from '../../outbox/outbox.module';
+import { TrailPolicyInput } from '../../trails/trails.module';
+import { documentDigest } from '../domain/canonical-json';
+import { EvaluationError, PolicyBundleError } from '../domain/evaluation-error';
+import { loadBundle, PolicyBundle } from '../domain/policy-bundle';
+import { EvaluationPolicyRepository } from '../persistence/evaluation-policy.repository';
+import { EvaluationRepository, EvaluationRow } from '../persistence/evaluation.repository';
+import { inputDocument, nanosecondsOf } from './evaluation-input';
+import { PolicyEngine } from './policy-engine';
+
+export const EVALUATION_QUEUE = 'evaluations';
+
+/** How long a runner holds an evaluation: the engine's deadline and a margin for reading and recording. */
+export function leaseMsOf(config: AppConfig): number {
+  return config.evaluations.deadlineMs + 30_000;
+}
+
+/** What a run found: the input it used and the engine's answer, before anything is recorded. */
+export interface RunOutcome {
+  inputDigest: string | null;
+  result?: unknown;
+  resultDigest?: string;
+  error?: EvaluationError;
+}
+
+/**
+ * Runs evaluations: the process that accepts one runs it at once; the job sent with it is the recovery path
+ * (a process killed mid-run leaves it to the job, after its lease runs out). A run claims the evaluation
+ * (lease), builds the input from the stored trail moments (unless the request already built it), runs the
+ * stored bundle and records the outcome; recording only succeeds while the evaluation is still pending, so
+ * however many runners try, exactly one outcome (and one decision attestation) is recorded.
+ */
+@Injectable()
+export class EvaluationRunner implements OnApplicationShutdown {
+  constructor(
+    private readonly evaluations: EvaluationRepository,
+    private readonly policies: EvaluationPolicyRepository,
+    private readonly policyInput: TrailPolicyInput,
+    private readonly recorder: AttestationRecorder,
+    private readonly outbox: Outbox,
+    private readonly uow: UnitOfWork,
+    private readonly jobs: JobQueue,
+    private readonly engine: PolicyEngine,
+    private readonly logger: JsonLogger,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Runs a pending evaluation if no one else holds it. Resolves to true when this call recorded its outcome,
+   * false when it was already done or held by another runner. Throws only for faults that leave it pending
+   * (the database went away): the job tries again later.
+   */
+  async run(orgId: string, id: string, prepared?: { input: Record<string, unknown> }): Promise<boolean> {
+    // The accepting process (which brings the input it built) holds the lease the evaluation was stored with.
+    const row = await this.evaluations.claim(orgId, id, leaseMsOf(this.config), prepared !== undefined);
+    if (!row) return false;
+    const outcome = await this.evaluate(row, prepared?.input);
+    const recorded = await this.record(row, outcome);
+    if (recorded) await this.jobs.delete(EVALUATION_QUEUE, id).catch(() => undefined);
+    return recorded;
+  }
+
+  /** Runs a stored evaluation again, as it ran (replay): nothing is recorded. */
+  async rerun(row: EvaluationRow): Promise<RunOutcome> {
+    return this.evaluate(row);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.engine.close();
+  }
+
+  private async evaluate(row: EvaluationRow, prepared?: Record<string, unknown>): Promise<RunOutcome> {
+    let bundle: PolicyBundle;
+    try {
+      const files = await this.policies.files(row.org_id, row.policy_digest);
+      if (!files) throw new Error(`policy ${row.policy_digest} of evaluation ${row.id} is missing`);
+      bundle = loadBundle(files);
+    } catch (error) {
+      if (error instanceof PolicyBundleError) return { inputDigest: null, error: { kind: error.kind, message: error.message } };
+      throw error;
+    }
+    const input =
+      prepared ??
+      inputDocument(
+        await this.policyInput.build(
+          row.org_id,
+          row.org_name,
+          row.trails.map((t) => ({ flowName: t.flow_name, trailName: t.trail_name, momentNumber: t.moment_number })),
+        ),
+      );
+    const inputDigest = documentDigest(input);
+    const data: Record<string, unknown> = row.params === null ? { ...bundle.data } : { ...bundle.data, params: row.params };
+    const answer = await this.engine.run({
+      bundle,
+      input,
+      data,
+      nowNs: nanosecondsOf(row.recorded_at),
+      deadlineMs: this.config.evaluations.deadlineMs,
+    });
+    if (!answer.ok) return { inputDigest, error: answer.error };
+    const invalid = row.decision ? decisionProblem(answer.value) : null;
+    if (invalid) return { inputDigest, error: { kind: 'policy_output_invalid', message: invalid } };
+    return { inputDigest, result: answer.value, resultDigest: documentDigest(answer.value) };
+  }
+
+  private async record(row: EvaluationRow, outcome: RunOutcome): Promise<boolean> {
+    const engine = { engine: this.engine.name, engineVersion: this.engine.version };
+    try {
+      return await this.uow.run(async (manager) => {
+        if (outcome.error) {
+          return this.evaluations.fail(manager, row.org_id, row.id, outcome.error, { ...engine, inputDigest: outcome.inputDigest ?? undefined });
+        }
+        const completed = await this.evaluations.complete(manager, row.org_id, row.id, {
+          ...engine,
+          inputDigest: outcome.inputDigest!,
+          result: outcome.result,
+          resultDigest: outcome.resultDigest!,
+        });
+        if (!completed || !row.decision) return completed;
+        const result = outcome.result as { allow: boolean; violations?: string[] };
+        const data: DecisionData = {
+          attestation_name: row.decision.name,
+          artifact_fingerprint: row.decision.fingerprint ?? null,
+          control: row.decision.control,
+          attestation_data: { is_compliant: result.allow },
+          violations: [...(result.violations ?? [])].sort(),
+          evaluation: {
+            evaluation_id: row.id,
+            policy_digest: row.policy_digest,
+            policy_file_digests: (await this.policies.fileDigests(row.org_id, row.policy_digest)) ?? {},
+            input_digest: outcome.inputDigest!,
+            result_digest: outcome.resultDigest!,
+            engine: engine.engine,
+            engine_version: engine.engineVersion,
+            recorded_at: row.recorded_at,
+            trails: row.trails,
+          },
+        };
+        const recorded = await this.recorder.record(manager, {
+          orgId: row.org_id,
+          flowName: row.decision.flow,
+          trailName: row.decision.trail,
+          actor: row.requested_by,
+          type: decisionAttestationType,
+          data,
+        });
+        await this.evaluations.setDecisionAttestation(manager, row.org_id, row.id, recorded.attestationIds[0]);
+        await this.outbox.append(manager, {
+          orgId: row.org_id,
+          type: 'decision.recorded',
+          subject: { flow: row.decision.flow, trail: row.decision.trail, control: row.decision.control },
+          payload: {
+            attestation_id: recorded.attestationIds[0],
+            evaluation_id: row.id,
+            name: row.decision.name,
+            is_compliant: result.allow,
+            violations: data.violations,
+          },
+        });
+        return true;
+      });
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) throw error;
+      // The outcome could not be written (the decision's artifact vanished, a bug ...): not the policy's fault.
+      const message = error instanceof AppError ? error.message : 'the outcome could not be recorded';
+      if (!(error instanceof AppError)) this.logger.error('evaluation outcome not recorded', { evaluation: row.id, error: (error as Error)?.stack });
+      return this.uow.run((manager) =>
+        this.evaluations.fail(manager, row.org_id, row.id, { kind: 'service_error', message }, { ...engine, inputDigest: outcome.inputDigest ?? undefined }),
+      );
+    }
+  }
+}
+
+/** A decision needs `allow` to be a boolean, and `violations`, when present, to be a set of strings. */
+function decisionProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'data.policy must be an object with a boolean `allow` for a decision';
+  const doc = value as Record<string, unknown>;
+  if (typeof doc.allow !== 'boolean') return `data.policy.allow must be a boolean for a decision, got ${doc.allow === undefined ? 'nothing' : JSON.stringify(doc.allow)}`;
+  if (doc.violations !== undefined && !(Array.isArray(doc.violations) && doc.violations.every((v) => typeof v === 'string'))) {
+    return 'data.policy.violations must be a set of strings';
+  }
+  return null;
+}

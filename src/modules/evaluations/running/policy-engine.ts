@@ -1,0 +1,25 @@
+import { EvaluationError } from '../domain/evaluation-error';
+import { PolicyBundle } from '../domain/policy-bundle';
+
+export interface EngineRequest {
+  bundle: PolicyBundle;
+  input: unknown;
+  /** the bundle's data documents with `params` mounted at `data.params` */
+  data: Record<string, unknown>;
+  /** what `time.now_ns()` returns: the evaluation's recorded_at */
+  nowNs: bigint;
+  deadlineMs: number;
+}
+
+export type EngineOutcome = { ok: true; value: unknown } | { ok: false; error: EvaluationError };
+
+/**
+ * Runs a policy's `data.policy` document against an input. Never throws for a problem of the policy: it
+ * answers with an error of the policy's kind; `service_error` only for its own faults.
+ */
+export abstract class PolicyEngine {
+  abstract readonly name: string;
+  abstract readonly version: string;
+  abstract run(request: EngineRequest): Promise<EngineOutcome>;
+  abstract close(): Promise<void>;
+}

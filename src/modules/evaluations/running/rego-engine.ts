@@ -1,0 +1,51 @@
+import { RegoSandbox } from '../../../../libs/rego/src/sandbox/sandbox';
+import { kindOfEngineCode } from '../domain/evaluation-error';
+import { EngineOutcome, EngineRequest, PolicyEngine } from './policy-engine';
+import { serviceVersion } from './service-version';
+
+/**
+ * The service's own Rego engine (libs/rego) in a pool of worker threads: each evaluation has a deadline and a
+ * heap cap, and a policy that loops or allocates without bound costs its worker, nothing else.
+ */
+export class RegoEngine extends PolicyEngine {
+  readonly name = 'veritrail-rego';
+  readonly version = serviceVersion();
+  private readonly sandbox: RegoSandbox;
+
+  constructor(options: { threads: number; maxHeapMb: number; deadlineMs: number }) {
+    super();
+    this.sandbox = new RegoSandbox({
+      minThreads: 1,
+      maxThreads: options.threads,
+      maxOldGenerationSizeMb: options.maxHeapMb,
+      defaultDeadlineMs: options.deadlineMs,
+    });
+  }
+
+  async run(request: EngineRequest): Promise<EngineOutcome> {
+    const answer = await this.sandbox.evaluate({
+      files: request.bundle.modules,
+      query: 'data.policy',
+      kind: 'value',
+      input: request.input,
+      data: request.data,
+      nowNs: request.nowNs,
+      deadlineMs: request.deadlineMs,
+    });
+    if (!answer.ok) return { ok: false, error: { kind: kindOfEngineCode(answer.error.code), message: describe(answer.error) } };
+    if (answer.value === undefined) {
+      return { ok: false, error: { kind: 'policy_output_invalid', message: 'data.policy is undefined: the bundle needs a module with `package policy`' } };
+    }
+    return { ok: true, value: answer.value };
+  }
+
+  close(): Promise<void> {
+    return this.sandbox.close();
+  }
+}
+
+function describe(error: { code: string; message: string; location?: { file: string; row: number; col: number }; errors?: Array<{ message: string; location?: { file: string; row: number; col: number } }> }): string {
+  const at = (l?: { file: string; row: number; col: number }) => (l ? `${l.file}:${l.row}:${l.col}: ` : '');
+  if (error.errors?.length) return error.errors.map((e) => `${at(e.location)}${e.message}`).join('\n');
+  return `${at(error.location)}${error.message}`;
+}
