@@ -17,6 +17,8 @@ interface World {
   attestationId: string;
   fingerprint: string;
   repoName: string;
+  controlIdentifier: string;
+  evaluationId: string;
   /** The trail's latest moment number. */
   lastMoment: number;
   /** Strings that exist only in this org's stored data: no request of another org ever contains them. */
@@ -33,6 +35,8 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   attestation_name: (w) => w.attestationName,
   name: (w) => w.repoName, // GET /repos/{org}/{name}
   expression: (w) => String(w.lastMoment), // a moment expression: this trail's latest moment number
+  identifier: (w) => w.controlIdentifier, // /controls/{org}/{identifier}
+  id: (w) => w.evaluationId, // /evaluations/{org}/{id}
 };
 /** The same for query string fields. */
 const QUERY_FILLERS: Record<string, (w: World) => string> = {
@@ -40,6 +44,8 @@ const QUERY_FILLERS: Record<string, (w: World) => string> = {
   attestation_id: (w) => w.attestationId,
   fingerprint: (w) => w.fingerprint,
   search_by_name: (w) => w.flow,
+  search: (w) => w.controlIdentifier, // controls by identifier or name
+  control: (w) => w.controlIdentifier, // evaluations by the control they decide
 };
 /** Query fields that name nothing of an org: paging, time windows, switches. */
 const NOT_IDENTIFIERS = new Set([
@@ -48,8 +54,12 @@ const NOT_IDENTIFIERS = new Set([
   'from_timestamp',
   'to_timestamp',
   'case_sensitive',
-  // No route sets flow tags yet; give it a filler when one does.
+  // No route sets flow or control tags yet; give them fillers when one does.
   'flow_tag',
+  'tag',
+  'archived',
+  'sort_direction',
+  'status',
 ]);
 /** A valid body for each write route, so that a 404 comes from the lookup and not from validation. */
 const PROBE_FINGERPRINT = hex(32);
@@ -59,6 +69,18 @@ const WRITE_BODIES: Record<string, (req: Test) => Test> = {
     req.send({ fingerprint: PROBE_FINGERPRINT, filename: 'probe.bin', trail_name: 'tenancy-probe', template_reference_name: 'probe' }),
   'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/generic': (req) =>
     req.field('data_json', JSON.stringify({ attestation_name: 'tenancy-probe', is_compliant: true })),
+  'PUT /api/v2/controls/:org/:identifier': (req) => req.send({ name: 'tenancy-probe' }),
+  'POST /api/v2/controls/:org/:identifier/archive': (req) => req,
+  'POST /api/v2/controls/:org/:identifier/unarchive': (req) => req,
+  'POST /api/v2/evaluations/:org/:id/replay': (req) => req,
+};
+/** Bodies that name an org's own resources (filled per request, for the org whose key sends it). */
+const OWN_WRITE_BODIES: Record<string, (req: Test, own: World) => Test> = {
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/system': (req, own) =>
+    req.field(
+      'data_json',
+      JSON.stringify({ type_name: 'decision', attestation_name: 'tenancy-probe', control: own.controlIdentifier, attestation_data: { is_compliant: true } }),
+    ),
 };
 
 /**
@@ -101,6 +123,8 @@ describe('tenancy over every org-scoped route', () => {
       attestationId: '',
       fingerprint: hex(32),
       repoName: `owner-${id}/repo-${hex(3)}`,
+      controlIdentifier: `CTRL-${id}-${hex(3)}`,
+      evaluationId: '',
       lastMoment: 0,
       secrets: [org.name, org.adminEmail],
     };
@@ -135,6 +159,16 @@ describe('tenancy over every org-scoped route', () => {
         .field('data_json', JSON.stringify({ attestation_name: `more-${i}`, is_compliant: true }))
         .expect(201);
     }
+    await as(t.http().post(`/api/v2/controls/${org.name}`)).send({ identifier: w.controlIdentifier, name: secret('control') }).expect(201);
+    const evaluation = await as(t.http().post(`/api/v2/evaluations/${org.name}`))
+      .send({
+        context: { trails: [{ flow: w.flow, trail: w.trail }] },
+        policy: { files: { 'policy.rego': `package policy\n\nallow := true\n\nnote := "${secret('policy')}"\n` } },
+        decision: { control: w.controlIdentifier, name: `decision-${id}`, flow: w.flow, trail: w.trail },
+      })
+      .expect(201);
+    expect(evaluation.body.status).toBe('completed');
+    w.evaluationId = evaluation.body.id;
     const list = await as(t.http().get(`/api/v2/attestations/${org.name}/${w.flow}`)).expect(200);
     w.attestationId = list.body.data.find((x: any) => x.attestation_name === w.attestationName).attestation_id;
     const trail = await as(t.http().get(`/api/v2/trails/${org.name}/${w.flow}/${w.trail}`)).expect(200);
@@ -151,6 +185,8 @@ describe('tenancy over every org-scoped route', () => {
       trail: await get(`/api/v2/trails/${w.org.name}/${w.flow}/${w.trail}`),
       attestations: await get(`/api/v2/attestations/${w.org.name}/${w.flow}`),
       repo: await get(`/api/v2/repos/${w.org.name}/${encodeURIComponent(w.repoName)}`),
+      control: await get(`/api/v2/controls/${w.org.name}/${w.controlIdentifier}`),
+      evaluations: await get(`/api/v2/evaluations/${w.org.name}`),
     };
   }
 
@@ -202,7 +238,8 @@ describe('tenancy over every org-scoped route', () => {
   /** A list with nothing in it, in any of the API's list shapes. */
   const isEmptyList = (body: any) =>
     (Array.isArray(body) && body.length === 0) ||
-    (body && Array.isArray(body.data) && body.data.length === 0 && (body.pagination?.total ?? 0) === 0);
+    (body && Array.isArray(body.data) && body.data.length === 0 && (body.pagination?.total ?? 0) === 0) ||
+    (body && Array.isArray(body.controls) && body.controls.length === 0 && body.total_count === 0);
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -248,7 +285,7 @@ describe('tenancy over every org-scoped route', () => {
         if (res.status !== 404 && !(res.status === 200 && isEmptyList(json(res)))) {
           failures.push(`${where}: expected 404 or an empty list, got ${res.status} ${seen(res).slice(-300)}`);
         }
-        const forbidden = [...b.secrets, b.flow, b.trail, b.attestationName, b.attestationId, b.fingerprint, b.repoName];
+        const forbidden = [...b.secrets, b.flow, b.trail, b.attestationName, b.attestationId, b.fingerprint, b.repoName, b.controlIdentifier, b.evaluationId];
         const shown = leaked(res, forbidden.filter((s) => !probe.carried.includes(s)));
         if (shown.length) failures.push(`${where}: shows ${shown.join(', ')}`);
       }
@@ -263,7 +300,8 @@ describe('tenancy over every org-scoped route', () => {
     for (const route of routes.filter((r) => r.method !== 'GET')) {
       const list = probes(route, a, b);
       if (!list.length) continue; // only :org in the path: nothing of another org to name
-      const body = WRITE_BODIES[describeRoute(route)];
+      const ownBody = OWN_WRITE_BODIES[describeRoute(route)];
+      const body = WRITE_BODIES[describeRoute(route)] ?? (ownBody && ((req: Test) => ownBody(req, a)));
       if (!body) throw new Error(`${describeRoute(route)}: no request body for it; add one to WRITE_BODIES in ${HERE}`);
       for (const probe of list) {
         const req = t.http()[httpMethod(route)](probe.path).query(probe.query).set(...bearer(a.org.adminKey));
@@ -284,7 +322,9 @@ describe('tenancy over every org-scoped route', () => {
     for (const w of [a, b]) {
       const own = await snapshot(w);
       const text = JSON.stringify(own);
-      for (const s of [w.flow, w.trail, w.attestationName, w.attestationId, w.fingerprint, w.repoName]) expect(text).toContain(s);
+      for (const s of [w.flow, w.trail, w.attestationName, w.attestationId, w.fingerprint, w.repoName, w.controlIdentifier, w.evaluationId]) {
+        expect(text).toContain(s);
+      }
       const evidence = await raw(
         t.http().get(`/api/v2/attestations/${w.org.name}/${w.flow}/trail/${w.trail}/attestation/${w.attestationId}/evidence`).set(...bearer(w.org.adminKey)),
       );
