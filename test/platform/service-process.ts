@@ -43,8 +43,9 @@ export async function startService(options: { dataDir?: string; checkout?: strin
   const checkout = options.checkout ?? ROOT;
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), LOG_LEVEL: 'info', ...options.env };
-  delete env.DATABASE_URL;
-  delete env.ADMIN_TOKEN;
+  // The service's own embedded database, unless the caller names one (several services on one database).
+  if (!options.env?.DATABASE_URL) delete env.DATABASE_URL;
+  if (!options.env?.ADMIN_TOKEN) delete env.ADMIN_TOKEN;
   if (options.dataDir) env.DATA_DIR = options.dataDir;
   else delete env.DATA_DIR;
   const child = spawn(process.execPath, [path.join(checkout, 'dist/src/main.js')], { cwd: checkout, env, stdio: ['ignore', 'pipe', 'pipe'] });

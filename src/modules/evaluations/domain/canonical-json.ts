@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The canonical JSON text of a value: object keys sorted (by UTF-16 code units, as JSON.stringify orders
- * nothing), no white space, `undefined` members left out. Two equal documents have the same text, whatever
+ * The canonical JSON text of a value: object keys sorted (by UTF-16 code units), no white space, `undefined`
+ * members left out, big integers exact. Two equal documents have the same text, whatever
  * order their keys were built in, so its sha256 identifies the document.
  */
 export function canonicalJson(value: unknown): string {
+  // Integers beyond 2^53 (time.now_ns() ...) come from the engine as bigint: written as their exact digits.
+  if (typeof value === 'bigint') return value.toString();
   if (value === null || typeof value !== 'object') {
     const text = JSON.stringify(value);
     return text === undefined ? 'null' : text;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { canonicalJson } from '../domain/canonical-json';
 import { EvaluationError } from '../domain/evaluation-error';
 
 /** A trail as an evaluation saw it. */
@@ -132,7 +133,7 @@ export class EvaluationRepository {
            engine_version = $7, completed_at = clock_timestamp(), lease_until = NULL
          WHERE org_id = $1 AND id = $2 AND status = 'pending' RETURNING id
        ) SELECT id FROM u`,
-      [orgId, id, JSON.stringify(outcome.result), outcome.resultDigest, outcome.inputDigest, outcome.engine, outcome.engineVersion],
+      [orgId, id, canonicalJson(outcome.result), outcome.resultDigest, outcome.inputDigest, outcome.engine, outcome.engineVersion],
     );
     return rows.length > 0;
   }

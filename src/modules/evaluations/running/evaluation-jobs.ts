@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../../common/config/app-config';
 import { JobQueue } from '../../../jobs/job-queue';
 import { EvaluationRepository } from '../persistence/evaluation.repository';
-import { EVALUATION_QUEUE, EvaluationRunner } from './evaluation-runner';
+import { EVALUATION_QUEUE, EvaluationRunner, leaseMsOf } from './evaluation-runner';
 
 export interface EvaluationJob {
   orgId: string;
@@ -38,7 +38,7 @@ export class EvaluationJobs implements OnApplicationBootstrap {
 
   /** The job options of a new evaluation's recovery job. */
   spec(id: string) {
-    const leaseMs = this.config.evaluations.deadlineMs + 30_000;
+    const leaseMs = leaseMsOf(this.config);
     return {
       id,
       startAfter: new Date(Date.now() + leaseMs),

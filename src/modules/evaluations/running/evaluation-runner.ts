@@ -18,9 +18,12 @@ import { PolicyEngine } from './policy-engine';
 
 export const EVALUATION_QUEUE = 'evaluations';
 
-/** How long a runner holds an evaluation: the engine's deadline and a margin for reading and recording. */
+/**
+ * How long a runner holds an evaluation before another may take it over: twice the engine's deadline (queueing
+ * in the worker pool counts against it) and 5 s to read the input and record the outcome.
+ */
 export function leaseMsOf(config: AppConfig): number {
-  return config.evaluations.deadlineMs + 30_000;
+  return 2 * config.evaluations.deadlineMs + 5_000;
 }
 
 /** What a run found: the input it used and the engine's answer, before anything is recorded. */
