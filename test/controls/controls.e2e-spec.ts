@@ -1,0 +1,94 @@
+import { addMember, bearer, createOrg, TestOrg } from '../support/factories';
+import { startTestApp, TestApp } from '../support/test-app';
+
+describe('controls (beta controls)', () => {
+  let t: TestApp;
+  let org: TestOrg;
+  const as = (key: string) => ({
+    post: (path: string) => t.http().post(`/api/v2/controls/${org.name}${path}`).set(...bearer(key)),
+    put: (path: string) => t.http().put(`/api/v2/controls/${org.name}${path}`).set(...bearer(key)),
+    get: (path: string) => t.http().get(`/api/v2/controls/${org.name}${path}`).set(...bearer(key)),
+  });
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    org = await createOrg(t, { features: ['controls'] });
+  });
+  afterAll(() => t.close());
+
+  it('creates a control (201) with the control record; a taken identifier is 409', async () => {
+    const res = await as(org.adminKey).post('').send({ identifier: 'SDLC-1', name: 'Code review', description: 'Two reviewers', links: { runbook: 'https://r.example' } }).expect(201);
+    expect(res.body).toEqual({
+      identifier: 'SDLC-1',
+      name: 'Code review',
+      version: 1,
+      created_by: org.adminEmail,
+      description: 'Two reviewers',
+      links: { runbook: 'https://r.example' },
+      created_at: expect.any(Number),
+      last_modified_at: expect.any(Number),
+      tags: {},
+      archived: false,
+      policies_referencing: [],
+    });
+    const again = await as(org.adminKey).post('').send({ identifier: 'SDLC-1', name: 'Other' });
+    expect([again.status, again.body.message]).toEqual([409, "Control 'SDLC-1' already exists"]);
+  });
+
+  it('validates the body strictly', async () => {
+    const res = await as(org.adminKey).post('').send({ identifier: 'has space', name: '', links: { a: 1 }, owner: 'x' });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.errors).sort()).toEqual(['identifier', 'links', 'name', 'owner']);
+  });
+
+  it('edits partially and counts versions; an edit that changes nothing is not a version', async () => {
+    await as(org.adminKey).post('').send({ identifier: 'SDLC-2', name: 'Tests' }).expect(201);
+    const edited = await as(org.adminKey).put('/SDLC-2').send({ description: 'Unit and e2e' }).expect(200);
+    expect(edited.body).toMatchObject({ name: 'Tests', description: 'Unit and e2e', version: 2 });
+    const same = await as(org.adminKey).put('/SDLC-2').send({ description: 'Unit and e2e' }).expect(200);
+    expect(same.body.version).toBe(2);
+    const links = await as(org.adminKey).put('/SDLC-2').send({ links: { doc: 'https://d.example' } }).expect(200);
+    expect(links.body).toMatchObject({ links: { doc: 'https://d.example' }, version: 3 });
+    expect((await as(org.adminKey).put('/NOPE').send({ name: 'x' })).status).toBe(404);
+  });
+
+  it('archives idempotently (no body, an empty body or null) and unarchives', async () => {
+    await as(org.adminKey).post('').send({ identifier: 'SDLC-3', name: 'Old' }).expect(201);
+    const first = await as(org.adminKey).post('/SDLC-3/archive').expect(200);
+    expect(first.body).toMatchObject({ archived: true, version: 2 });
+    const second = await as(org.adminKey).post('/SDLC-3/archive').set('Content-Type', 'application/json').send('null').expect(200);
+    expect(second.body).toEqual(first.body);
+    await as(org.adminKey).post('/SDLC-3/archive').set('Content-Type', 'application/json').send('').expect(200);
+    const back = await as(org.adminKey).post('/SDLC-3/unarchive').expect(200);
+    expect(back.body).toMatchObject({ archived: false, version: 3 });
+    expect((await as(org.adminKey).post('/NOPE/archive')).status).toBe(404);
+  });
+
+  it('lists active controls by name, paged, searchable; archived ones on request', async () => {
+    const other = await createOrg(t, { features: ['controls'] });
+    const key = other.adminKey;
+    const post = (body: object) => t.http().post(`/api/v2/controls/${other.name}`).set(...bearer(key)).send(body).expect(201);
+    await post({ identifier: 'B-1', name: 'Beta' });
+    await post({ identifier: 'A-1', name: 'Alpha' });
+    await post({ identifier: 'C-1', name: 'Gamma' });
+    await t.http().post(`/api/v2/controls/${other.name}/C-1/archive`).set(...bearer(key)).expect(200);
+    const list = (q = '') => t.http().get(`/api/v2/controls/${other.name}${q}`).set(...bearer(key)).expect(200);
+    const all = await list();
+    expect(all.body).toMatchObject({ page: 1, per_page: 20, total_pages: 1, total_count: 2 });
+    expect(all.body.controls.map((c: any) => c.identifier)).toEqual(['A-1', 'B-1']);
+    expect((await list('?sort_direction=desc')).body.controls.map((c: any) => c.identifier)).toEqual(['B-1', 'A-1']);
+    expect((await list('?per_page=1&page=2')).body).toMatchObject({ page: 2, total_pages: 2, controls: [{ identifier: 'B-1' }] });
+    expect((await list('?search=alp')).body.controls.map((c: any) => c.identifier)).toEqual(['A-1']);
+    expect((await list('?archived=true')).body.controls.map((c: any) => c.identifier)).toEqual(['C-1']);
+    expect((await t.http().get(`/api/v2/controls/${other.name}?per_page=0`).set(...bearer(key))).status).toBe(400);
+  });
+
+  it('members read, only admins write; an org without the flag gets 403', async () => {
+    const member = await addMember(t, org.name, 'member');
+    expect((await as(member).get('/SDLC-1')).status).toBe(200);
+    expect((await as(member).post('').send({ identifier: 'X', name: 'x' })).status).toBe(403);
+    expect((await as(member).post('/SDLC-1/archive')).status).toBe(403);
+    const off = await createOrg(t);
+    expect((await t.http().get(`/api/v2/controls/${off.name}`).set(...bearer(off.adminKey))).status).toBe(403);
+  });
+});
