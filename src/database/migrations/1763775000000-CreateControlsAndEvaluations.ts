@@ -48,6 +48,7 @@ export class CreateControlsAndEvaluations1763775000000 implements MigrationInter
         org_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
         id uuid NOT NULL,
         org_name text NOT NULL,
+        public_base_url text NOT NULL,
         status text NOT NULL CHECK (status IN ('pending', 'completed', 'failed')),
         requested_by text NOT NULL,
         requested_at timestamptz NOT NULL,

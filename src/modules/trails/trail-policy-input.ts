@@ -28,18 +28,26 @@ export class TrailPolicyInput {
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
-  async build(orgId: string, orgName: string, pins: PinnedTrail[]): Promise<Array<Record<string, unknown>>> {
+  /** `publicBaseUrl`: the base of the `html_url`s in it (the service's own by default). */
+  async build(orgId: string, orgName: string, pins: PinnedTrail[], publicBaseUrl = this.config.publicBaseUrl): Promise<Array<Record<string, unknown>>> {
     const out: Array<Record<string, unknown>> = new Array(pins.length);
     let next = 0;
     const worker = async () => {
-      for (let i = next++; i < pins.length; i = next++) out[i] = await this.one(orgId, orgName, pins[i]);
+      for (let i = next++; i < pins.length; i = next++) out[i] = await this.one(orgId, orgName, pins[i], publicBaseUrl);
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, pins.length) }, worker));
     return out;
   }
 
-  private async one(orgId: string, orgName: string, pin: PinnedTrail): Promise<Record<string, unknown>> {
-    const { trail, moment, state } = await this.reader.readAt(orgId, pin.flowName, pin.trailName, { kind: 'number', number: pin.momentNumber });
+  private async one(orgId: string, orgName: string, pin: PinnedTrail, publicBaseUrl: string): Promise<Record<string, unknown>> {
+    const { trail, moment, state } = await this.reader.readAt(
+      orgId,
+      pin.flowName,
+      pin.trailName,
+      { kind: 'number', number: pin.momentNumber },
+      true,
+      publicBaseUrl,
+    );
     if (!moment || !state) throw new Error(`moment ${pin.momentNumber} of trail ${pin.flowName}/${pin.trailName} is missing`);
     if (state.compliance.duplicateKeys.length) {
       throw new ConflictError(
@@ -48,6 +56,6 @@ export class TrailPolicyInput {
       );
     }
     const events = await this.reader.events(trail.id, moment.momentNumber);
-    return toPolicyInputTrail(trail, moment, state, events, orgName, this.config.publicBaseUrl);
+    return toPolicyInputTrail(trail, moment, state, events, orgName, publicBaseUrl);
   }
 }

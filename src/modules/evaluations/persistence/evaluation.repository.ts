@@ -23,6 +23,8 @@ export interface EvaluationRow {
   org_id: string;
   /** for the links in the policy input (org names do not change) */
   org_name: string;
+  /** the base of the `html_url`s in the input it was given (so a replay on another replica builds the same) */
+  public_base_url: string;
   id: string;
   status: 'pending' | 'completed' | 'failed';
   requested_by: string;
@@ -44,7 +46,7 @@ export interface EvaluationRow {
   attempts: number;
 }
 
-const COLUMNS = `org_id, org_name, id, status, requested_by,
+const COLUMNS = `org_id, org_name, public_base_url, id, status, requested_by,
   EXTRACT(EPOCH FROM requested_at)::numeric::text AS requested_at, EXTRACT(EPOCH FROM recorded_at)::numeric::text AS recorded_at,
   policy_digest, trails, params, decision, control, engine, engine_version, input_digest, result, result_digest, error,
   decision_attestation_id, attempts`;
@@ -65,6 +67,7 @@ export class EvaluationRepository {
     e: {
       orgId: string;
       orgName: string;
+      publicBaseUrl: string;
       id: string;
       requestedBy: string;
       requestedAt: Date;
@@ -79,8 +82,8 @@ export class EvaluationRepository {
   ): Promise<void> {
     await manager.query(
       `INSERT INTO evaluations (org_id, id, status, requested_by, requested_at, recorded_at, policy_digest, trails, params, decision,
-         control, lease_until, org_name)
-       VALUES ($1, $2, 'pending', $3, $4, to_timestamp($5::numeric), $6, $7, $8, $9, $10, clock_timestamp() + $11 * interval '1 millisecond', $12)`,
+         control, lease_until, org_name, public_base_url)
+       VALUES ($1, $2, 'pending', $3, $4, to_timestamp($5::numeric), $6, $7, $8, $9, $10, clock_timestamp() + $11 * interval '1 millisecond', $12, $13)`,
       [
         e.orgId,
         e.id,
@@ -94,6 +97,7 @@ export class EvaluationRepository {
         e.decision?.control ?? null,
         e.leaseMs,
         e.orgName,
+        e.publicBaseUrl,
       ],
     );
   }

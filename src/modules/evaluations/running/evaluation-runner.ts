@@ -97,6 +97,7 @@ export class EvaluationRunner implements OnApplicationShutdown {
           row.org_id,
           row.org_name,
           row.trails.map((t) => ({ flowName: t.flow_name, trailName: t.trail_name, momentNumber: t.moment_number })),
+          row.public_base_url,
         ),
       );
     const inputDigest = documentDigest(input);

@@ -214,6 +214,8 @@ export class TrailStateReader {
     trailName: string,
     selector: MomentSelector,
     withState = true,
+    /** the base of the `html_url`s in the state (the service's own by default) */
+    publicBaseUrl = this.config.publicBaseUrl,
   ): Promise<{ trail: TrailRecord; moment: MomentRecord | null; state: TrailState | null }> {
     const { sql, params } = readAtQuery(orgId, flowName, trailName, selector, withState);
     const rows: Array<
@@ -233,7 +235,7 @@ export class TrailStateReader {
     const moment = { momentNumber: row.m_number, createdAt: Number(row.m_created_at), templateId: row.m_template_id, fields: row.m_fields };
     if (!withState) return { trail: row, moment, state: null };
     const template = moment.templateId ? await this.flows.template(moment.templateId) : null;
-    const state = this.assemble(template, row.slot_rows ?? [], row.artifact_rows ?? []);
+    const state = this.assemble(template, row.slot_rows ?? [], row.artifact_rows ?? [], publicBaseUrl);
     return { trail: row, moment, state };
   }
 
@@ -342,14 +344,19 @@ export class TrailStateReader {
     });
   }
 
-  private assemble(template: StoredTemplate | null, rows: AttestationRow[], artifacts: ArtifactRecord[]): TrailState {
+  private assemble(
+    template: StoredTemplate | null,
+    rows: AttestationRow[],
+    artifacts: ArtifactRecord[],
+    publicBaseUrl = this.config.publicBaseUrl,
+  ): TrailState {
     const slots: SlotAttestation[] = rows.map((row) => ({
       id: row.id,
       name: row.name,
       artifactName: row.artifact_name,
       type: row.attestation_type,
       isCompliant: row.is_compliant,
-      fields: toAttestationResponse(row, this.config.publicBaseUrl),
+      fields: toAttestationResponse(row, publicBaseUrl),
     }));
     const compliance = evaluateCompliance(template ? template.spec ?? EMPTY_TEMPLATE : null, slots, artifacts);
     return { template, compliance, artifacts: new Map(artifacts.map((a) => [a.name, a])) };

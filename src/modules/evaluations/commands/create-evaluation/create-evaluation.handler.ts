@@ -80,6 +80,7 @@ export class CreateEvaluationHandler implements ICommandHandler<CreateEvaluation
       await this.evaluations.insert(manager, {
         orgId,
         orgName,
+        publicBaseUrl: this.config.publicBaseUrl,
         id,
         requestedBy: actor,
         requestedAt,
