@@ -211,6 +211,12 @@ now := format_int(time.now_ns(), 10)
       expect(parse.message).toMatch(/^p\.rego:\d+:\d+: /);
     });
 
+    it('a bundle with a policy.wasm runs on the wasm engine (the SDK refuses a module that is not OPA-compiled)', async () => {
+      const notOpa = Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]).toString('base64');
+      const res = await evaluate(t, org, { ...single(), policy: { files: { 'policy.wasm': notOpa } } }).expect(201);
+      expect(res.body).toMatchObject({ status: 'failed', error: { kind: 'policy_compile_error' }, verification: { engine: 'opa-wasm' } });
+    });
+
     it('a decision is written with the outcome, found by its id, and counted in compliance and moments', async () => {
       await createControl(t, org, 'C-GATE');
       await reportArtifact(t, org.adminKey, org.name, 'app', 't1', FP('b'), 'cli');

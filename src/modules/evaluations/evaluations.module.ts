@@ -15,8 +15,9 @@ import { GetEvaluationHandler } from './queries/get-evaluation/get-evaluation.ha
 import { ListEvaluationsHandler } from './queries/list-evaluations/list-evaluations.handler';
 import { EvaluationJobs } from './running/evaluation-jobs';
 import { EvaluationRunner } from './running/evaluation-runner';
-import { PolicyEngine } from './running/policy-engine';
+import { PolicyEngines } from './running/policy-engine';
 import { RegoEngine } from './running/rego-engine';
+import { WasmEngine } from './running/wasm-engine';
 
 /**
  * Evaluations: a policy bundle run on the server against trails pinned at one instant, its outcome recorded
@@ -30,8 +31,8 @@ import { RegoEngine } from './running/rego-engine';
     EvaluationRepository,
     EvaluationPolicyRepository,
     {
-      provide: PolicyEngine,
-      useFactory: (config: AppConfig) => new RegoEngine(config.evaluations),
+      provide: PolicyEngines,
+      useFactory: (config: AppConfig) => new PolicyEngines(new RegoEngine(config.evaluations), new WasmEngine(config.evaluations)),
       inject: [APP_CONFIG],
     },
     EvaluationRunner,

@@ -14,7 +14,7 @@ import { loadBundle, PolicyBundle } from '../domain/policy-bundle';
 import { EvaluationPolicyRepository } from '../persistence/evaluation-policy.repository';
 import { EvaluationRepository, EvaluationRow } from '../persistence/evaluation.repository';
 import { inputDocument, nanosecondsOf } from './evaluation-input';
-import { PolicyEngine } from './policy-engine';
+import { PolicyEngines } from './policy-engine';
 
 export const EVALUATION_QUEUE = 'evaluations';
 
@@ -28,6 +28,8 @@ export function leaseMsOf(config: AppConfig): number {
 
 /** What a run found: the input it used and the engine's answer, before anything is recorded. */
 export interface RunOutcome {
+  /** the engine that ran it (none when the bundle did not load) */
+  engine?: { engine: string; engineVersion: string };
   inputDigest: string | null;
   result?: unknown;
   resultDigest?: string;
@@ -51,7 +53,7 @@ export class EvaluationRunner implements OnApplicationShutdown {
     private readonly outbox: Outbox,
     private readonly uow: UnitOfWork,
     private readonly jobs: JobQueue,
-    private readonly engine: PolicyEngine,
+    private readonly engines: PolicyEngines,
     private readonly logger: JsonLogger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -77,7 +79,7 @@ export class EvaluationRunner implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.engine.close();
+    await this.engines.close();
   }
 
   private async evaluate(row: EvaluationRow, prepared?: Record<string, unknown>): Promise<RunOutcome> {
@@ -102,21 +104,23 @@ export class EvaluationRunner implements OnApplicationShutdown {
       );
     const inputDigest = documentDigest(input);
     const data: Record<string, unknown> = row.params === null ? { ...bundle.data } : { ...bundle.data, params: row.params };
-    const answer = await this.engine.run({
+    const engine = this.engines.for(bundle);
+    const used = { engine: engine.name, engineVersion: engine.version };
+    const answer = await engine.run({
       bundle,
       input,
       data,
       nowNs: nanosecondsOf(row.recorded_at),
       deadlineMs: this.config.evaluations.deadlineMs,
     });
-    if (!answer.ok) return { inputDigest, error: answer.error };
+    if (!answer.ok) return { engine: used, inputDigest, error: answer.error };
     const invalid = row.decision ? decisionProblem(answer.value) : null;
-    if (invalid) return { inputDigest, error: { kind: 'policy_output_invalid', message: invalid } };
-    return { inputDigest, result: answer.value, resultDigest: documentDigest(answer.value) };
+    if (invalid) return { engine: used, inputDigest, error: { kind: 'policy_output_invalid', message: invalid } };
+    return { engine: used, inputDigest, result: answer.value, resultDigest: documentDigest(answer.value) };
   }
 
   private async record(row: EvaluationRow, outcome: RunOutcome): Promise<boolean> {
-    const engine = { engine: this.engine.name, engineVersion: this.engine.version };
+    const engine = outcome.engine ?? { engine: this.engines.rego.name, engineVersion: this.engines.rego.version };
     try {
       return await this.uow.run(async (manager) => {
         if (outcome.error) {

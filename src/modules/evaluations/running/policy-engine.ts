@@ -23,3 +23,19 @@ export abstract class PolicyEngine {
   abstract run(request: EngineRequest): Promise<EngineOutcome>;
   abstract close(): Promise<void>;
 }
+
+/** The engines of this process: a bundle with a `policy.wasm` runs on the wasm engine, any other on Rego. */
+export class PolicyEngines {
+  constructor(
+    readonly rego: PolicyEngine,
+    readonly wasm: PolicyEngine,
+  ) {}
+
+  for(bundle: PolicyBundle): PolicyEngine {
+    return bundle.wasm ? this.wasm : this.rego;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.rego.close(), this.wasm.close()]);
+  }
+}
