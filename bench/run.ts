@@ -54,6 +54,13 @@ const BENCHES: Record<string, Bench> = {
     // the `-5000` expression needs 5,000 events
     quick: '--attestations 6000 --requests 5',
   },
+  evaluations: {
+    script: 'bench/evaluations/run.ts',
+    needsBuild: true,
+    what: 'server-side evaluations: 100 trails x 20 attestations at 4 clients, one-trail rate, a hostile policy beside',
+    options: '[--trails N] [--attestations N] [--requests N] [--seconds N]',
+    quick: '--trails 5 --attestations 4 --requests 8 --seconds 1',
+  },
 };
 
 const ROOT = path.resolve(__dirname, '..');

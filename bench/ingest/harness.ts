@@ -18,6 +18,7 @@ export interface Stack {
   baseUrl: string;
   orgName: string;
   apiKey: string;
+  adminToken: string;
   /** CPU seconds used so far by this stack's own PostgreSQL (its postmaster and the postmaster's children). */
   postgresCpuSeconds(): number;
   stop(): Promise<void>;
@@ -134,6 +135,7 @@ export async function startStack(
       baseUrl,
       orgName,
       apiKey: JSON.parse(res.body).admin.api_key,
+      adminToken,
       postgresCpuSeconds: () => postgresCpuSeconds(postmaster),
       stop,
     };

@@ -65,10 +65,19 @@ export class EvaluationRunner implements OnApplicationShutdown {
    */
   async run(orgId: string, id: string, prepared?: { input: Record<string, unknown> }): Promise<boolean> {
     // The accepting process (which brings the input it built) holds the lease the evaluation was stored with.
+    const started = performance.now();
     const row = await this.evaluations.claim(orgId, id, leaseMsOf(this.config), prepared !== undefined);
     if (!row) return false;
+    const claimed = performance.now();
     const outcome = await this.evaluate(row, prepared?.input);
+    const evaluated = performance.now();
     const recorded = await this.record(row, outcome);
+    this.logger.debug('evaluation run timings', {
+      evaluation: id,
+      claim_ms: round(claimed - started),
+      input_and_evaluate_ms: round(evaluated - claimed),
+      record_ms: round(performance.now() - evaluated),
+    });
     if (recorded) await this.jobs.delete(EVALUATION_QUEUE, id).catch(() => undefined);
     return recorded;
   }
@@ -186,6 +195,8 @@ export class EvaluationRunner implements OnApplicationShutdown {
     }
   }
 }
+
+const round = (ms: number) => Math.round(ms * 100) / 100;
 
 /** A decision needs `allow` to be a boolean, and `violations`, when present, to be a set of strings. */
 function decisionProblem(value: unknown): string | null {
