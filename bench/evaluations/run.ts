@@ -135,6 +135,7 @@ async function main(): Promise<void> {
       4,
     );
     const split = timings(lines, ids);
+    if (Number.isNaN(split.pin)) console.log(`(no timing lines among ${lines.length} captured)`, lines.slice(0, 2));
 
     // 2 and 3: one-trail evaluations alone and beside a hostile policy, alternating rounds.
     const oneTrailRound = async (seconds: number, hostile: boolean) => {

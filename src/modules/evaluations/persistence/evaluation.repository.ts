@@ -79,7 +79,7 @@ export class EvaluationRepository {
       decision: DecisionRequest | null;
       leaseMs: number;
     },
-  ): Promise<void> {
+  ): Promise<EvaluationRow> {
     await manager.query(
       `INSERT INTO evaluations (org_id, id, status, requested_by, requested_at, recorded_at, policy_digest, trails, params, decision,
          control, lease_until, org_name, public_base_url)
@@ -100,6 +100,29 @@ export class EvaluationRepository {
         e.publicBaseUrl,
       ],
     );
+    return {
+      org_id: e.orgId,
+      org_name: e.orgName,
+      public_base_url: e.publicBaseUrl,
+      id: e.id,
+      status: 'pending',
+      requested_by: e.requestedBy,
+      requested_at: String(e.requestedAt.getTime() / 1000),
+      recorded_at: e.recordedAt,
+      policy_digest: e.policyDigest,
+      trails: e.trails,
+      params: e.params,
+      decision: e.decision,
+      control: e.decision?.control ?? null,
+      engine: null,
+      engine_version: null,
+      input_digest: null,
+      result: null,
+      result_digest: null,
+      error: null,
+      decision_attestation_id: null,
+      attempts: 1,
+    };
   }
 
   async find(orgId: string, id: string): Promise<EvaluationRow | null> {
@@ -111,15 +134,15 @@ export class EvaluationRepository {
    * Takes a pending evaluation to run it: only when no other runner holds a live lease on it. The lease lasts
    * `leaseMs`; a runner that dies leaves it to expire. Null when it is done or leased.
    */
-  async claim(orgId: string, id: string, leaseMs: number, force = false): Promise<EvaluationRow | null> {
+  async claim(orgId: string, id: string, leaseMs: number): Promise<EvaluationRow | null> {
     const rows: EvaluationRow[] = await this.dataSource.query(
       `WITH c AS (
          UPDATE evaluations SET lease_until = clock_timestamp() + $3 * interval '1 millisecond', attempts = attempts + 1
-         WHERE org_id = $1 AND id = $2 AND status = 'pending' AND ($4 OR lease_until IS NULL OR lease_until < clock_timestamp())
+         WHERE org_id = $1 AND id = $2 AND status = 'pending' AND (lease_until IS NULL OR lease_until < clock_timestamp())
          RETURNING *
        )
        SELECT ${COLUMNS} FROM c`,
-      [orgId, id, leaseMs, force],
+      [orgId, id, leaseMs],
     );
     return rows[0] ?? null;
   }

@@ -63,22 +63,32 @@ export class EvaluationRunner implements OnApplicationShutdown {
    * false when it was already done or held by another runner. Throws only for faults that leave it pending
    * (the database went away): the job tries again later.
    */
-  async run(orgId: string, id: string, prepared?: { input: Record<string, unknown> }): Promise<boolean> {
-    // The accepting process (which brings the input it built) holds the lease the evaluation was stored with.
-    const started = performance.now();
-    const row = await this.evaluations.claim(orgId, id, leaseMsOf(this.config), prepared !== undefined);
+  async run(orgId: string, id: string): Promise<boolean> {
+    const row = await this.evaluations.claim(orgId, id, leaseMsOf(this.config));
     if (!row) return false;
-    const claimed = performance.now();
-    const outcome = await this.evaluate(row, prepared?.input);
+    return this.runClaimed(row);
+  }
+
+  /**
+   * Runs an evaluation this process has just stored (with its lease), with the input and files it already has:
+   * no claim, no reads. Resolves to true when the outcome was recorded.
+   */
+  runAccepted(row: EvaluationRow, prepared: { input: Record<string, unknown>; files: Record<string, string> }): Promise<boolean> {
+    return this.runClaimed(row, prepared);
+  }
+
+  private async runClaimed(row: EvaluationRow, prepared?: { input: Record<string, unknown>; files: Record<string, string> }): Promise<boolean> {
+    const started = performance.now();
+    const outcome = await this.evaluate(row, prepared);
     const evaluated = performance.now();
     const recorded = await this.record(row, outcome);
     this.logger.debug('evaluation run timings', {
-      evaluation: id,
-      claim_ms: round(claimed - started),
-      input_and_evaluate_ms: round(evaluated - claimed),
+      evaluation: row.id,
+      input_and_evaluate_ms: round(evaluated - started),
       record_ms: round(performance.now() - evaluated),
     });
-    if (recorded) await this.jobs.delete(EVALUATION_QUEUE, id).catch(() => undefined);
+    // The recovery job is not needed any more (if it ran anyway, it would find the evaluation done).
+    if (recorded) void this.jobs.delete(EVALUATION_QUEUE, row.id).catch(() => undefined);
     return recorded;
   }
 
@@ -91,10 +101,10 @@ export class EvaluationRunner implements OnApplicationShutdown {
     await this.engines.close();
   }
 
-  private async evaluate(row: EvaluationRow, prepared?: Record<string, unknown>): Promise<RunOutcome> {
+  private async evaluate(row: EvaluationRow, prepared?: { input: Record<string, unknown>; files: Record<string, string> }): Promise<RunOutcome> {
     let bundle: PolicyBundle;
     try {
-      const files = await this.policies.files(row.org_id, row.policy_digest);
+      const files = prepared?.files ?? (await this.policies.files(row.org_id, row.policy_digest));
       if (!files) throw new Error(`policy ${row.policy_digest} of evaluation ${row.id} is missing`);
       bundle = loadBundle(files);
     } catch (error) {
@@ -102,7 +112,7 @@ export class EvaluationRunner implements OnApplicationShutdown {
       throw error;
     }
     const input =
-      prepared ??
+      prepared?.input ??
       inputDocument(
         await this.policyInput.build(
           row.org_id,

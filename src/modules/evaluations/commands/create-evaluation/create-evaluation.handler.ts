@@ -78,9 +78,9 @@ export class CreateEvaluationHandler implements ICommandHandler<CreateEvaluation
 
     const id = randomUUID();
     const { fileDigests, digest } = bundleDigests(files);
-    await this.uow.run(async (manager) => {
+    const row = await this.uow.run(async (manager) => {
       await this.policies.ensure(manager, orgId, digest, files, fileDigests);
-      await this.evaluations.insert(manager, {
+      const inserted = await this.evaluations.insert(manager, {
         orgId,
         orgName,
         publicBaseUrl: this.config.publicBaseUrl,
@@ -96,10 +96,11 @@ export class CreateEvaluationHandler implements ICommandHandler<CreateEvaluation
       });
       if (pinned.controlId) await this.controls.notePolicyReference(manager, orgId, pinned.controlId, digest);
       await this.jobs.sendIn(manager, EVALUATION_QUEUE, { orgId, id }, this.evaluationJobs.spec(id));
+      return inserted;
     });
 
     const storeMs = clock();
-    const run = this.runner.run(orgId, id, { input }).catch((error) => {
+    const run = this.runner.runAccepted(row, { input, files }).catch((error) => {
       // Left pending: the recovery job runs it again.
       this.logger.warn('evaluation run interrupted; its job will retry it', { evaluation: id, error: (error as Error)?.message });
     });
