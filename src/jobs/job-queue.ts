@@ -86,8 +86,10 @@ export class JobQueue implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     const boss = this.boss ?? (this.starting ? await this.starting.catch(() => null) : null);
     if (!boss) return;
-    // Workers finish the job in hand (bounded), no new ones are fetched; the pool belongs to the DataSource.
-    await boss.stop({ graceful: true, wait: true, timeout: 10_000, close: false } as PgBoss.StopOptions).catch(() => undefined);
+    // No new jobs are fetched; a job in hand is handed back as failed, to be retried (every job here is written
+    // to be run again safely). pg-boss's graceful stop waits out its whole timeout when a worker is between
+    // polls, which held every shutdown for seconds. The pool belongs to the DataSource: not closed here.
+    await boss.stop({ graceful: false, wait: true, close: false } as PgBoss.StopOptions).catch(() => undefined);
   }
 
   private async ready(queue: string): Promise<PgBoss> {
