@@ -114,29 +114,33 @@ export class TrailRepository {
    * exact decimal text (microseconds).
    */
   async pin(manager: EntityManager, orgId: string, names: TrailName[]): Promise<{ instant: string; trails: PinnedOrMissing[] }> {
-    const found: Array<{ ord: string; flow_id: string | null; trail_id: string | null }> = await manager.query(
-      `SELECT r.ord, f.id AS flow_id, t.id AS trail_id
-       FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS r(flow, trail, ord)
-       LEFT JOIN flows f ON f.org_id = $1 AND f.name = r.flow
-       LEFT JOIN trails t ON t.flow_id = f.id AND t.name = r.trail
-       ORDER BY r.ord`,
-      [orgId, names.map((n) => n.flowName), names.map((n) => n.trailName)],
-    );
-    const ids = found.map((f) => f.trail_id).filter((id): id is string => id !== null);
-    const locked: Array<{ id: string; last_moment: number }> = ids.length
-      ? await manager.query(`SELECT id, last_moment FROM trails WHERE id = ANY($1::uuid[]) ORDER BY id FOR SHARE`, [ids])
-      : [];
-    const [{ instant }]: Array<{ instant: string }> = await manager.query(
-      `SELECT EXTRACT(EPOCH FROM date_trunc('microseconds', clock_timestamp()))::numeric::text AS instant`,
-    );
-    const moments = new Map(locked.map((l) => [l.id, Number(l.last_moment)]));
+    // One statement: `locked` takes the share locks (id order); the instant is read by a scalar subquery over
+    // all of `locked`, so only once every lock is held. The locks last until the statement's transaction ends.
+    const rows: Array<{ ord: string; flow_id: string | null; trail_id: string | null; last_moment: number | null; instant: string }> =
+      await manager.query(
+        `WITH r AS (
+           SELECT r.ord, f.id AS flow_id, t.id AS trail_id
+           FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS r(flow, trail, ord)
+           LEFT JOIN flows f ON f.org_id = $1 AND f.name = r.flow
+           LEFT JOIN trails t ON t.flow_id = f.id AND t.name = r.trail
+         ), locked AS MATERIALIZED (
+           SELECT t.id, t.last_moment FROM trails t WHERE t.id IN (SELECT trail_id FROM r) ORDER BY t.id FOR SHARE
+         )
+         SELECT r.ord, r.flow_id, r.trail_id, l.last_moment,
+           (SELECT EXTRACT(EPOCH FROM date_trunc('microseconds', clock_timestamp()))::numeric::text
+            FROM (SELECT count(*) FROM locked) AS all_locked) AS instant
+         FROM r LEFT JOIN locked l ON l.id = r.trail_id
+         ORDER BY r.ord`,
+        [orgId, names.map((n) => n.flowName), names.map((n) => n.trailName)],
+      );
+    const instant = rows[0]?.instant ?? (await manager.query(`SELECT EXTRACT(EPOCH FROM date_trunc('microseconds', clock_timestamp()))::numeric::text AS instant`))[0].instant;
     return {
       instant,
       trails: names.map((name, i) => {
-        const row = found[i];
+        const row = rows[i];
         if (!row.flow_id) return { ...name, missing: 'flow' as const };
         if (!row.trail_id) return { ...name, missing: 'trail' as const };
-        return { ...name, trailId: row.trail_id, momentNumber: moments.get(row.trail_id)! };
+        return { ...name, trailId: row.trail_id, momentNumber: Number(row.last_moment) };
       }),
     };
   }
