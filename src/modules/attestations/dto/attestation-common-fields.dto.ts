@@ -57,3 +57,19 @@ export abstract class AttestationCommonFieldsDto {
   @Type(() => RepoInfoDto)
   repo_info?: RepoInfoDto | null;
 }
+
+/** The common columns of an attestation, from the common fields every type's `data_json` shares. */
+export function commonRecordFields(data: AttestationCommonFieldsDto) {
+  return {
+    attestationName: data.attestation_name,
+    artifactFingerprint: data.artifact_fingerprint,
+    targetArtifacts: data.target_artifacts,
+    description: data.description,
+    originUrl: data.origin_url,
+    externalUrls: data.external_urls,
+    annotations: data.annotations,
+    userData: data.user_data,
+    gitCommitInfo: data.git_commit_info ? { ...data.git_commit_info } : null,
+    repoInfo: data.repo_info ? { ...data.repo_info } : null,
+  };
+}

@@ -1,5 +1,6 @@
 import { AttestationTypeDefinition } from '../attestation-type';
 import { DecisionData, SystemDecisionRequestDto } from './decision-attestation.request.dto';
+import { commonRecordFields } from '../../dto/attestation-common-fields.dto';
 
 /**
  * `decision`: the outcome of a control's assessment. Compliant when the decision says so; the control, the
@@ -12,16 +13,7 @@ export const decisionAttestationType: AttestationTypeDefinition<DecisionData> = 
   acceptsAttachment: true,
   isCompliant: (data) => data.attestation_data.is_compliant,
   toRecord: (data) => ({
-    attestationName: data.attestation_name,
-    artifactFingerprint: data.artifact_fingerprint,
-    targetArtifacts: data.target_artifacts,
-    description: data.description,
-    originUrl: data.origin_url,
-    externalUrls: data.external_urls,
-    annotations: data.annotations,
-    userData: data.user_data,
-    gitCommitInfo: data.git_commit_info ? { ...data.git_commit_info } : null,
-    repoInfo: data.repo_info ? { ...data.repo_info } : null,
+    ...commonRecordFields(data),
     extra: {
       control: data.control,
       ...(data.violations ? { violations: data.violations } : {}),

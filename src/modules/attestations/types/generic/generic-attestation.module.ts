@@ -3,6 +3,7 @@ import { AttestationTypeDefinition } from '../attestation-type';
 import { AttestationTypeModule } from '../../attestation-type.module';
 import { GenericAttestationController } from './generic-attestation.controller';
 import { GenericAttestationRequestDto } from './generic-attestation.request.dto';
+import { commonRecordFields } from '../../dto/attestation-common-fields.dto';
 
 /** `generic`: the caller states the verdict (`is_compliant`); an optional attachment is the evidence. */
 export const genericAttestationType: AttestationTypeDefinition<GenericAttestationRequestDto> = {
@@ -12,16 +13,7 @@ export const genericAttestationType: AttestationTypeDefinition<GenericAttestatio
   acceptsAttachment: true,
   isCompliant: (data) => data.is_compliant,
   toRecord: (data) => ({
-    attestationName: data.attestation_name,
-    artifactFingerprint: data.artifact_fingerprint,
-    targetArtifacts: data.target_artifacts,
-    description: data.description,
-    originUrl: data.origin_url,
-    externalUrls: data.external_urls,
-    annotations: data.annotations,
-    userData: data.user_data,
-    gitCommitInfo: data.git_commit_info ? { ...data.git_commit_info } : null,
-    repoInfo: data.repo_info ? { ...data.repo_info } : null,
+    ...commonRecordFields(data),
     extra: data.target_artifacts?.length ? { target_artifacts: data.target_artifacts } : {},
   }),
 };
