@@ -16,7 +16,7 @@ describe('database outage', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritrail-fault-'));
     db = await startDbProcess(dir);
     t = await startTestApp({}, db.url);
-    org = await createOrg(t);
+    org = await createOrg(t, { features: ['evaluations'] });
   });
   afterAll(async () => {
     await t?.close();
@@ -40,6 +40,14 @@ describe('database outage', () => {
     expect(down.body).toEqual({ message: 'Database temporarily unavailable, please retry', errors: null });
     const ready = await t.http().get('/ready');
     expect(ready.status).toBe(503);
+    // create evaluation too (its key and org are cached from the read above, so the request reaches the handler)
+    const evaluation = await t
+      .http()
+      .post(`/api/v2/evaluations/${org.name}`)
+      .set(...bearer(org.adminKey))
+      .send({ context: { trails: [{ flow: 'f', trail: 't' }] }, policy: { files: { 'p.rego': 'package policy' } } });
+    expect([evaluation.status, evaluation.body.message]).toEqual([503, 'Database temporarily unavailable, please retry']);
+    expect(evaluation.headers['retry-after']).toMatch(/^\d+$/);
 
     db = await startDbProcess(dir, db.port);
     let status = 0;
