@@ -1,5 +1,12 @@
 import { ArtifactsModule } from './artifacts/artifacts.module';
 import { AttestationsModule } from './attestations/attestations.module';
+import { EnvironmentsModule } from './environments/environments.module';
+import { DockerEnvironmentTypeModule } from './environments/types/docker/docker-environment-type.module';
+import { EcsEnvironmentTypeModule } from './environments/types/ecs/ecs-environment-type.module';
+import { K8sEnvironmentTypeModule } from './environments/types/k8s/k8s-environment-type.module';
+import { LambdaEnvironmentTypeModule } from './environments/types/lambda/lambda-environment-type.module';
+import { S3EnvironmentTypeModule } from './environments/types/s3/s3-environment-type.module';
+import { ServerEnvironmentTypeModule } from './environments/types/server/server-environment-type.module';
 import { GenericAttestationModule } from './attestations/types/generic/generic-attestation.module';
 import { FlowsModule } from './flows/flows.module';
 import { HealthModule } from './health/health.module';
@@ -26,4 +33,11 @@ export const FEATURE_MODULES = [
   ArtifactsModule,
   AttestationsModule,
   GenericAttestationModule,
+  EnvironmentsModule,
+  S3EnvironmentTypeModule,
+  K8sEnvironmentTypeModule,
+  EcsEnvironmentTypeModule,
+  DockerEnvironmentTypeModule,
+  ServerEnvironmentTypeModule,
+  LambdaEnvironmentTypeModule,
 ];
