@@ -15,6 +15,7 @@ import { LedgerModule } from './ledger/ledger.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { ReposModule } from './repos/repos.module';
+import { TagsModule } from './tags/tags.module';
 import { TrailsModule } from './trails/trails.module';
 
 /**
@@ -28,6 +29,7 @@ export const FEATURE_MODULES = [
   FlowsModule,
   OutboxModule,
   LedgerModule,
+  TagsModule,
   ReposModule,
   TrailsModule,
   ArtifactsModule,

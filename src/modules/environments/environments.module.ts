@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ArtifactsModule } from '../artifacts/artifacts.module';
 import { OutboxModule } from '../outbox/outbox.module';
+import { TagsModule, tagTargetProvider } from '../tags/tags.module';
 import { TrailsModule } from '../trails/trails.module';
 import { CreateEnvironmentHandler } from './commands/create-environment/create-environment.handler';
 import { JoinEnvironmentHandler } from './commands/join-environment/join-environment.handler';
@@ -26,7 +27,7 @@ import { EnvironmentTypeRegistry } from './types/environment-type.registry';
  * Public surface: EnvironmentTypeRegistry (for type modules). Events go to the outbox (README.md).
  */
 @Module({
-  imports: [ArtifactsModule, TrailsModule, OutboxModule],
+  imports: [ArtifactsModule, TrailsModule, OutboxModule, TagsModule],
   controllers: [EnvironmentsController, SnapshotsController],
   providers: [
     EnvironmentTypeRegistry,
@@ -43,6 +44,10 @@ import { EnvironmentTypeRegistry } from './types/environment-type.registry';
     GetSnapshotHandler,
     ListSnapshotsHandler,
     DiffSnapshotsHandler,
+    // Environments are tagged by name (`PATCH /tags/{org}/env/{name}`).
+    tagTargetProvider<EnvironmentRepository>('environment', EnvironmentRepository, (envs) => (manager, orgId, name, update) =>
+      envs.updateTags(manager, orgId, name, update),
+    ),
   ],
   exports: [EnvironmentTypeRegistry],
 })

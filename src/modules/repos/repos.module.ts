@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TagsModule, tagTargetProvider } from '../tags/tags.module';
 import { RepoReader } from './persistence/repo.reader';
 import { RepoRepository } from './persistence/repo.repository';
 import { GetRepoHandler } from './queries/get-repo/get-repo.handler';
@@ -10,8 +11,16 @@ import { ReposController } from './repos.controller';
  * Public surface: RepoDirectory.register.
  */
 @Module({
+  imports: [TagsModule],
   controllers: [ReposController],
-  providers: [RepoRepository, RepoReader, RepoDirectory, GetRepoHandler],
+  providers: [
+    RepoRepository,
+    RepoReader,
+    RepoDirectory,
+    GetRepoHandler,
+    // Repos are tagged by the service's id (`PATCH /tags/{org}/repo/{id}`).
+    tagTargetProvider<RepoDirectory>('repo', RepoDirectory, (repos) => (manager, orgId, id, update) => repos.updateTags(manager, orgId, id, update)),
+  ],
   exports: [RepoDirectory],
 })
 export class ReposModule {}

@@ -150,7 +150,16 @@ export class EnvironmentRepository {
     return rows.map((r) => r.name);
   }
 
-  async setTags(manager: EntityManager, id: string, tags: Record<string, string>): Promise<void> {
-    await manager.query(`UPDATE environments SET tags = $2, updated_at = now() WHERE id = $1`, [id, JSON.stringify(tags)]);
+  /** The tags module's writer for environments (by name): false when the org has no such environment. */
+  async updateTags(
+    manager: EntityManager,
+    orgId: string,
+    name: string,
+    update: (current: Record<string, string>) => Record<string, string>,
+  ): Promise<boolean> {
+    const env = await this.lock(manager, orgId, name);
+    if (!env) return false;
+    await manager.query(`UPDATE environments SET tags = $2, updated_at = now() WHERE id = $1`, [env.id, JSON.stringify(update(env.tags ?? {}))]);
+    return true;
   }
 }
