@@ -54,6 +54,7 @@ describe('repos: list, read by name, tag choices', () => {
     expect((await get(org, '', { name: 'acme/web' }).expect(200)).body.total_count).toBe(2);
     expect((await get(org, '', { name: 'acme' }).expect(200)).body.total_count).toBe(0);
     expect((await get(org, '', { search: 'ACME' }).expect(200)).body.total_count).toBe(3);
+    expect((await get(org, '', { search: 'acme', name: 'acme/api' }).expect(200)).body.total_count).toBe(1);
     expect((await get(org, '', { provider: 'gitlab' }).expect(200)).body.repos.map((r: any) => r.name)).toEqual(['acme/web', 'other/tool']);
     expect((await get(org, '', { repo_id: '2', name: 'ignored' }).expect(200)).body.repos.map((r: any) => r.name)).toEqual(['other/tool']);
 
@@ -71,7 +72,7 @@ describe('repos: list, read by name, tag choices', () => {
     const org = await withRepos([]);
     expect((await get(org, '', { per_page: 0 }).expect(400)).body.errors).toHaveProperty(['query.per_page']);
     expect((await get(org, '', { sort_direction: 'up' }).expect(400)).body.errors).toHaveProperty(['query.sort_direction']);
-    expect((await get(org, '', { name: 'a', search: 'b' }).expect(400)).body.errors).toHaveProperty(['query.search']);
+    expect((await get(org, '', { search: 'x'.repeat(513) }).expect(400)).body.errors).toHaveProperty(['query.search']);
     expect((await get(org, '', { unknown: 1 }).expect(400)).body.errors).toHaveProperty(['query.unknown']);
   });
 

@@ -1,7 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../../../common/config/app-config';
 import { InjectConfig } from '../../../../common/config/config.decorators';
-import { ValidationError } from '../../../../common/errors/app-error';
 import { pageLinks } from '../../../../common/pagination/page-envelope';
 import { toRepoResponse } from '../../dto/repo.response';
 import { RepoReader } from '../../persistence/repo.reader';
@@ -19,9 +18,6 @@ export class ListReposHandler implements IQueryHandler<ListReposQuery> {
 
   async execute(query: ListReposQuery): Promise<RepoPage> {
     const { orgId, orgName, filter } = query.props;
-    if (filter.name !== undefined && filter.search !== undefined) {
-      throw new ValidationError({ 'query.search': 'give name (exact) or search (contains), not both' });
-    }
     const page = query.props.page ?? 1;
     const perPage = query.props.perPage ?? DEFAULT_REPOS_PER_PAGE;
     const { rows, total } = await this.repos.list(orgId, filter, { page, perPage });
