@@ -37,7 +37,7 @@ export interface ReportSummary {
   scaleHash: Buffer;
 }
 
-export function summarizeReport(items: readonly ReportedItem[]): ReportSummary {
+export function summarizeReport(items: ReadonlyArray<Pick<ReportedItem, 'digests'>>): ReportSummary {
   const byName = new Map<string, Map<string, number>>();
   let instanceCount = 0;
   for (const item of items) {

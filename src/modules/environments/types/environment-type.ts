@@ -1,9 +1,12 @@
 import { ReportedInstance, ReportedItem } from '../domain/report-summary';
 
-/** What every report body has: the artifacts (pods, tasks, containers ...) and, optionally, the type's name. */
+/**
+ * What every report body has: the items (pods, tasks, containers ...), each with its `digests` (artifact name
+ * -> digest), and, optionally, the type's name.
+ */
 export interface ReportBody {
   type?: string | null;
-  artifacts: unknown[];
+  artifacts: ReadonlyArray<{ digests: Readonly<Record<string, string>> }>;
 }
 
 /**
@@ -17,7 +20,10 @@ export interface EnvironmentTypeDefinition<R extends ReportBody = ReportBody> {
   name: string;
   /** The report body DTO, validated at the edge (unknown fields rejected at every depth). */
   reportClass: new () => R;
-  /** Each item of the report: its digests (artifact name -> digest), start time and per-instance context. */
+  /**
+   * Each item of the report: its digests, start time and per-instance context (read only when the report makes
+   * a snapshot; whether it does depends on the items' digests alone).
+   */
   items(report: R): ReportedItem[];
   /** Fields an artifact of a snapshot of this type shows besides the common ones (K8S: `pods`). */
   present(instances: readonly ReportedInstance[]): Record<string, unknown>;

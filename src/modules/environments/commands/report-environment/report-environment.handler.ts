@@ -38,9 +38,7 @@ export class ReportEnvironmentHandler implements ICommandHandler<ReportEnvironme
   async execute(command: ReportEnvironmentCommand): Promise<ReportOutcome> {
     const { orgId, orgName, envName, type, report, actor } = command.props;
     // The body's own `type`, when sent, was checked against the route by the type's DTO.
-    const definition = this.registry.get(type)!;
-    const items = definition.items(report);
-    const summary = summarizeReport(items);
+    const summary = summarizeReport(report.artifacts);
 
     const env = await this.environments.find(orgId, envName);
     if (!env) throw new NotFoundError(`Environment '${envName}' not found`);
@@ -67,7 +65,7 @@ export class ReportEnvironmentHandler implements ICommandHandler<ReportEnvironme
         reportedBy: actor,
       });
       await this.snapshots.endRuns(manager, orgId, locked.id, plan.close, number);
-      const instances = instancesByArtifact(items);
+      const instances = instancesByArtifact(this.registry.get(type)!.items(report));
       await this.snapshots.beginRuns(
         manager,
         orgId,
