@@ -35,5 +35,7 @@ export function envApi(t: TestApp, org: TestOrg, key = org.adminKey) {
       t.http().get(`/api/v2/snapshots/${org.name}/${env}/${encodeURIComponent(expression)}`).set(...auth),
     snapshots: (env: string, query: Record<string, unknown> = {}) => t.http().get(`/api/v2/snapshots/${org.name}/${env}`).query(query).set(...auth),
     diff: (env: string, query: Record<string, unknown> = {}) => t.http().get(`/api/v2/environments/${org.name}/${env}/diff`).query(query).set(...auth),
+    /** What `kosli diff snapshots A B` calls. */
+    envDiff: (snappish1: string, snappish2: string) => t.http().get(`/api/v2/env-diff/${org.name}`).query({ snappish1, snappish2 }).set(...auth),
   };
 }

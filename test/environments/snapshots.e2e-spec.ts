@@ -305,4 +305,34 @@ describe('snapshots', () => {
     expect((await api.diff('prod', { from: '7' }).expect(404)).body.message).toBe("Snapshot '7' not found in environment 'prod'");
     await api.diff('nope', { from: '1' }).expect(404);
   });
+
+  it('GET /env-diff/{org}?snappish1=&snappish2= answers `kosli diff snapshots`, within one environment or across two', async () => {
+    const { api } = await env('K8S', { include_scaling: true });
+    await api.create({ name: 'staging', type: 'K8S', description: '' }).expect(201);
+    await api.create({ name: 'all', type: 'logical', description: '' }).expect(201);
+    await api.report('prod', 'K8S', { artifacts: [pod('a', { web: W1, db: D1 }), pod('b', { web: W1 })] }).expect(201);
+    await api.report('prod', 'K8S', { artifacts: [pod('a', { web: W2, db: D1 }), pod('b', { db: D1, cache: C1 })] }).expect(201);
+    await api.report('staging', 'K8S', { artifacts: [pod('s', { web: W2 })] }).expect(201);
+    const res = (await api.envDiff('prod#1', 'prod').expect(200)).body;
+    expect(res.snappish1).toEqual({
+      snapshot_id: 'prod#1',
+      artifacts: [{ fingerprint: W1, flow: '', name: 'web', commit_url: '', most_recent_timestamp: 1700000000, instance_count: 2, s1_instance_count: 2, s2_instance_count: 0, pods: ['a', 'b'] }],
+    });
+    expect(res.snappish2.snapshot_id).toBe('prod#2');
+    expect(res.snappish2.artifacts.map((a: any) => a.name)).toEqual(['cache', 'web']);
+    expect(res.changed.artifacts).toEqual([expect.objectContaining({ name: 'db', instance_count: 0, s1_instance_count: 1, s2_instance_count: 2 })]);
+    expect(res['not-changed'].artifacts).toEqual([]);
+    const across = (await api.envDiff('prod~0', 'staging').expect(200)).body;
+    expect(across.snappish2).toEqual({ snapshot_id: 'staging#1', artifacts: [] });
+    expect(across['not-changed'].artifacts.map((a: any) => a.name)).toEqual(['web']);
+    expect((await api.envDiff('prod#1', 'prod@{now}').expect(200)).body.snappish2.snapshot_id).toBe('prod#2');
+    expect((await api.envDiff('prod#0', 'prod~x').expect(400)).body.errors).toEqual({ 'query.snappish1': expect.any(String), 'query.snappish2': expect.any(String) });
+    expect((await api.envDiff('prod#1~1', '#2').expect(400)).body.errors).toEqual({
+      'query.snappish1': "only one of '@', '~' or '#' may appear",
+      'query.snappish2': 'the environment name is missing',
+    });
+    expect((await api.envDiff('nope', 'prod').expect(404)).body.message).toBe("Environment 'nope' not found");
+    expect((await api.envDiff('prod#9', 'prod').expect(404)).body.message).toBe("Snapshot 'prod#9' not found");
+    await api.envDiff('all', 'prod').expect(400);
+  });
 });

@@ -54,6 +54,8 @@ const QUERY_FILLERS: Record<string, (w: World) => string> = {
   search: (w) => w.repoName,
   repo_id: (w) => w.repoExternalId,
   tag: (w) => `tenancy:${w.tagValue}`,
+  snappish1: (w) => w.env, // GET /env-diff/{org}: an environment (its latest snapshot)
+  snappish2: (w) => w.env,
 };
 /** Query fields that name nothing of an org: paging, time windows, switches. */
 const NOT_IDENTIFIERS = new Set([

@@ -7,11 +7,13 @@ import { CreateEnvironmentHandler } from './commands/create-environment/create-e
 import { JoinEnvironmentHandler } from './commands/join-environment/join-environment.handler';
 import { ReportEnvironmentHandler } from './commands/report-environment/report-environment.handler';
 import { ComplianceEvaluator } from './compliance/compliance-evaluator';
+import { EnvDiffController } from './env-diff.controller';
 import { EnvironmentsController } from './environments.controller';
 import { EnvironmentReader } from './persistence/environment.reader';
 import { EnvironmentRepository } from './persistence/environment.repository';
 import { SnapshotReader } from './persistence/snapshot.reader';
 import { SnapshotRepository } from './persistence/snapshot.repository';
+import { DiffEnvironmentsHandler } from './queries/diff-environments/diff-environments.handler';
 import { DiffSnapshotsHandler } from './queries/diff-snapshots/diff-snapshots.handler';
 import { GetEnvironmentHandler } from './queries/get-environment/get-environment.handler';
 import { GetSnapshotHandler } from './queries/get-snapshot/get-snapshot.handler';
@@ -28,7 +30,7 @@ import { EnvironmentTypeRegistry } from './types/environment-type.registry';
  */
 @Module({
   imports: [ArtifactsModule, TrailsModule, OutboxModule, TagsModule],
-  controllers: [EnvironmentsController, SnapshotsController],
+  controllers: [EnvironmentsController, SnapshotsController, EnvDiffController],
   providers: [
     EnvironmentTypeRegistry,
     EnvironmentRepository,
@@ -44,6 +46,7 @@ import { EnvironmentTypeRegistry } from './types/environment-type.registry';
     GetSnapshotHandler,
     ListSnapshotsHandler,
     DiffSnapshotsHandler,
+    DiffEnvironmentsHandler,
     // Environments are tagged by name (`PATCH /tags/{org}/env/{name}`).
     tagTargetProvider<EnvironmentRepository>('environment', EnvironmentRepository, (envs) => (manager, orgId, name, update) =>
       envs.updateTags(manager, orgId, name, update),

@@ -24,6 +24,20 @@ export function logicalSelector(selector: MomentSelector): MomentSelector {
 }
 
 /**
+ * A "snappish" of `kosli diff snapshots` (`GET /env-diff/{org}`): an environment name, alone (its latest snapshot)
+ * or followed by an expression starting with `#`, `~` or `@` (`prod#3`, `prod~1`, `prod@{2.days.ago}`), split
+ * where the CLI splits it: at the first of those characters, only one kind of which may appear.
+ */
+export function parseSnappish(raw: string): { environment: string; selector: MomentSelector } {
+  const marks = ['#', '~', '@'].filter((c) => raw.includes(c));
+  if (marks.length > 1) throw new SnapshotExpressionError("only one of '@', '~' or '#' may appear");
+  if (!marks.length) return { environment: raw, selector: { kind: 'back', steps: 0 } };
+  const at = raw.indexOf(marks[0]);
+  if (at === 0) throw new SnapshotExpressionError('the environment name is missing');
+  return { environment: raw.slice(0, at), selector: parseSnapshotExpression(raw.slice(at)) };
+}
+
+/**
  * `interval` of the snapshot list: two expressions joined by `..` (`1..NOW`, `~5..NOW`, `3..10`); `NOW` (any
  * case) is the latest. Resolving each end is the reader's.
  */

@@ -60,7 +60,10 @@ export interface DiffEntry {
  * Two snapshots compared by artifact (name, digest): only in `to` (added), only in `from` (removed), in both
  * with another instance count (changed). A new digest under the same name is one removed and one added.
  */
-export function diffRuns(from: readonly StoredRun[], to: readonly StoredRun[]): { added: DiffEntry[]; removed: DiffEntry[]; changed: DiffEntry[] } {
+export function diffRuns(
+  from: readonly StoredRun[],
+  to: readonly StoredRun[],
+): { added: DiffEntry[]; removed: DiffEntry[]; changed: DiffEntry[]; unchanged: DiffEntry[] } {
   const a = new Map(from.map((r) => [artifactKeyText(r.name, r.fingerprint), r]));
   const b = new Map(to.map((r) => [artifactKeyText(r.name, r.fingerprint), r]));
   const entry = (x: StoredRun | null, y: StoredRun | null): DiffEntry => ({
@@ -74,14 +77,16 @@ export function diffRuns(from: readonly StoredRun[], to: readonly StoredRun[]): 
   const added: DiffEntry[] = [];
   const removed: DiffEntry[] = [];
   const changed: DiffEntry[] = [];
+  const unchanged: DiffEntry[] = [];
   for (const [key, y] of b) {
     const x = a.get(key);
     if (!x) added.push(entry(null, y));
     else if (x.instanceCount !== y.instanceCount) changed.push(entry(x, y));
+    else unchanged.push(entry(x, y));
   }
   for (const [key, x] of a) if (!b.has(key)) removed.push(entry(x, null));
   const order = (p: DiffEntry, q: DiffEntry) => compare(p.name, q.name) || compare(p.fingerprint, q.fingerprint);
-  return { added: added.sort(order), removed: removed.sort(order), changed: changed.sort(order) };
+  return { added: added.sort(order), removed: removed.sort(order), changed: changed.sort(order), unchanged: unchanged.sort(order) };
 }
 
 function compare(a: string, b: string): number {

@@ -35,7 +35,7 @@ export class RepoReader {
     return rows[0] ?? null;
   }
 
-  /** One page of the org's repos matching the filter, sorted by name (then id), and the total. */
+  /** One page of the org's repos matching the filter, sorted by name (then provider, then id), and the total. */
   async list(orgId: string, filter: RepoListFilter, page: { page: number; perPage: number }): Promise<{ rows: RepoRecord[]; total: number }> {
     const params: unknown[] = [orgId];
     const where = ['org_id = $1'];
@@ -56,7 +56,7 @@ export class RepoReader {
     const [{ total }]: Array<{ total: number }> = await this.dataSource.query(`SELECT count(*)::int AS total FROM repos WHERE ${where.join(' AND ')}`, params);
     const rows: RepoRecord[] = await this.dataSource.query(
       `SELECT ${REPO_COLUMNS} FROM repos WHERE ${where.join(' AND ')}
-       ORDER BY name ${direction}, id ${direction} LIMIT ${page.perPage} OFFSET ${(page.page - 1) * page.perPage}`,
+       ORDER BY name ${direction}, provider ${direction} NULLS FIRST, id ${direction} LIMIT ${page.perPage} OFFSET ${(page.page - 1) * page.perPage}`,
       params,
     );
     return { rows, total };
