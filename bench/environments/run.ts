@@ -15,7 +15,8 @@
  *      size of the rows it wrote (pg_column_size).
  *   3. fleet: FLEET environments (default 50) of FLEET_PODS pods each (default 5,000), each reporting every PERIOD
  *      seconds (default 10) for FLEET_SECONDS (default 60), phases spread over the period as independent
- *      reporters are; latency p50/p99 of all reports, and database size before and after.
+ *      reporters are; latency p50/p99 of all reports, and database size before and after (with the relations
+ *      that grew). FLEET_PASSES (default 2) such minutes in a row, each reported on its own.
  * Targets: unchanged p50 <= 50 ms and no row written; changed p50 <= 200 ms; fleet p99 < 300 ms and database
  * size per unchanged report 0.
  */
@@ -42,6 +43,8 @@ const FLEET = arg('fleet', 50);
 const FLEET_PODS = arg('fleet-pods', 5000);
 const PERIOD = arg('period', 10);
 const FLEET_SECONDS = arg('fleet-seconds', 60);
+/** The fleet minute is run this many times in a row, each reported on its own (the first one after setup, then steady state). */
+const FLEET_PASSES = arg('fleet-passes', 2);
 const MD = args.includes('--md');
 /** Flags for the service's node process (for example `--max-semi-space-size=64`); none by default. */
 const NODE_ARGS = args.includes('--node-args') ? args[args.indexOf('--node-args') + 1].split(' ').filter(Boolean) : [];
@@ -147,6 +150,22 @@ async function writes(db: Client) {
   return { ins: Number(row.ins), upd: Number(row.upd), del: Number(row.del), lsn: row.lsn as string, detail: row.detail as Record<string, [number, number]> };
 }
 const walBytes = async (db: Client, from: string, to: string) => Number((await db.query(`SELECT pg_wal_lsn_diff($2, $1)::bigint AS b`, [from, to])).rows[0].b);
+/** Size of every relation of the service's schema (tables, indexes, TOAST, free space and visibility maps). */
+const relationSizes = async (db: Client) =>
+  new Map<string, number>(
+    (
+      await db.query(
+        `SELECT c.relname, pg_relation_size(c.oid, 'main') + pg_relation_size(c.oid, 'fsm') + pg_relation_size(c.oid, 'vm') AS b
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' OR (n.nspname = 'pg_toast' AND c.relname LIKE 'pg_toast%')`,
+      )
+    ).rows.map((r) => [r.relname as string, Number(r.b)]),
+  );
+const grown = (before: Map<string, number>, after: Map<string, number>) =>
+  [...after]
+    .map(([name, b]) => [name, b - (before.get(name) ?? 0)] as const)
+    .filter(([, d]) => d !== 0)
+    .map(([name, d]) => `${name} ${d > 0 ? '+' : ''}${d}`)
+    .join(', ') || 'none';
 const tableBytes = async (db: Client) =>
   Number(
     (
@@ -287,39 +306,44 @@ async function main() {
         if (r.status !== 201) throw new Error(`fleet first report: ${r.status} ${r.body}`);
       }
       console.log(`fleet setup: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      await db.query(`CHECKPOINT`);
-      const dbBefore = Number((await db.query(`SELECT pg_database_size(current_database()) AS b`)).rows[0].b);
-      const fBefore = await writes(db);
-      const latencies: number[] = [];
-      const statuses = new Map<number, number>();
-      const t0 = Date.now();
-      await Promise.all(
-        fleetBodies.map(async (body, e) => {
-          // Independent reporters: each on its own timer, phases spread over the period.
-          const offset = (e * PERIOD * 1000) / FLEET;
-          for (let k = 0; offset + k * PERIOD * 1000 < FLEET_SECONDS * 1000; k++) {
-            const due = t0 + offset + k * PERIOD * 1000;
-            const wait = due - Date.now();
-            if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-            const r = await put(`${stack.baseUrl}/api/v2/environments/${stack.orgName}/fleet-${e}/report/K8S`, body, stack.apiKey);
-            statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-            latencies.push(r.ms);
-          }
-        }),
-      );
-      const fAfter = await writes(db);
-      const dbAfter = Number((await db.query(`SELECT pg_database_size(current_database()) AS b`)).rows[0].b);
-      const envWrites = Object.entries(fAfter.detail)
-        .filter(([table]) => table.startsWith('environment'))
-        .map(([table, [ins, upd]]) => {
-          const [ins0, upd0] = fBefore.detail[table] ?? [0, 0];
-          return `${table} +${ins - ins0} ins / +${upd - upd0} upd`;
-        });
-      out(
-        `fleet: ${latencies.length} reports (${[...statuses].map(([s, c]) => `${c} x ${s}`).join(', ')}) from ${FLEET} environments of ${FLEET_PODS} pods every ${PERIOD}s for ${FLEET_SECONDS}s: ` +
-          `p50 ${ms(p(latencies, 50))} ms, p99 ${ms(p(latencies, 99))} ms, max ${ms(Math.max(...latencies))} ms; ` +
-          `database ${dbAfter - dbBefore} bytes bigger (${((dbAfter - dbBefore) / latencies.length).toFixed(1)} bytes per report); ${envWrites.join(', ')}`,
-      );
+      for (let pass = 1; pass <= FLEET_PASSES; pass++) {
+        await db.query(`CHECKPOINT`);
+        const dbBefore = Number((await db.query(`SELECT pg_database_size(current_database()) AS b`)).rows[0].b);
+        const relationsBefore = await relationSizes(db);
+        const fBefore = await writes(db);
+        const latencies: number[] = [];
+        const statuses = new Map<number, number>();
+        const t0 = Date.now();
+        await Promise.all(
+          fleetBodies.map(async (body, e) => {
+            // Independent reporters: each on its own timer, phases spread over the period.
+            const offset = (e * PERIOD * 1000) / FLEET;
+            for (let k = 0; offset + k * PERIOD * 1000 < FLEET_SECONDS * 1000; k++) {
+              const due = t0 + offset + k * PERIOD * 1000;
+              const wait = due - Date.now();
+              if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+              const r = await put(`${stack.baseUrl}/api/v2/environments/${stack.orgName}/fleet-${e}/report/K8S`, body, stack.apiKey);
+              statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+              latencies.push(r.ms);
+            }
+          }),
+        );
+        const fAfter = await writes(db);
+        const dbAfter = Number((await db.query(`SELECT pg_database_size(current_database()) AS b`)).rows[0].b);
+        const relationsAfter = await relationSizes(db);
+        const envWrites = Object.entries(fAfter.detail)
+          .filter(([table]) => table.startsWith('environment'))
+          .map(([table, [ins, upd]]) => {
+            const [ins0, upd0] = fBefore.detail[table] ?? [0, 0];
+            return `${table} +${ins - ins0} ins / +${upd - upd0} upd`;
+          });
+        out(
+          `fleet, pass ${pass}: ${latencies.length} reports (${[...statuses].map(([s, c]) => `${c} x ${s}`).join(', ')}) from ${FLEET} environments of ${FLEET_PODS} pods every ${PERIOD}s for ${FLEET_SECONDS}s: ` +
+            `p50 ${ms(p(latencies, 50))} ms, p99 ${ms(p(latencies, 99))} ms, max ${ms(Math.max(...latencies))} ms; ` +
+            `database ${dbAfter - dbBefore} bytes bigger (${((dbAfter - dbBefore) / latencies.length).toFixed(1)} bytes per report); ${envWrites.join(', ')}; ` +
+            `relations grown: ${grown(relationsBefore, relationsAfter)}`,
+        );
+      }
     }
     if (MD) console.log(['', '```text', ...results, '```'].join('\n'));
   } finally {
