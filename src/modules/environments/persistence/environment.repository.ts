@@ -101,8 +101,8 @@ export class EnvironmentRepository {
    * An unchanged report: `last_reported_at` moves only when it is older than the resolution, so most unchanged
    * reports write nothing at all (the statement matches no row).
    */
-  async touchReported(id: string): Promise<void> {
-    await this.dataSource.query(
+  async touchReported(id: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.query(
       `UPDATE environments SET last_reported_at = now()
        WHERE id = $1 AND (last_reported_at IS NULL OR last_reported_at < now() - make_interval(secs => $2))`,
       [id, REPORTED_AT_RESOLUTION_SECONDS],

@@ -1,4 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../../../common/config/app-config';
 import { InjectConfig } from '../../../../common/config/config.decorators';
 import { BadRequestError, NotFoundError } from '../../../../common/errors/app-error';
@@ -49,7 +50,8 @@ export class ReportEnvironmentHandler implements ICommandHandler<ReportEnvironme
     return this.uow.run(async (manager) => {
       const locked = (await this.environments.lock(manager, orgId, envName))!;
       checkType(locked, type);
-      if (isUnchanged(locked, summary)) return this.unchanged(locked);
+      // Inside the transaction that holds the row: another connection would wait for it.
+      if (isUnchanged(locked, summary)) return this.unchanged(locked, manager);
       const plan = planSnapshot(await this.snapshots.openRuns(manager, orgId, locked.id), evaluated);
       const number = locked.last_snapshot + 1;
       const createdAt = await this.snapshots.insertSnapshot(manager, {
@@ -97,8 +99,8 @@ export class ReportEnvironmentHandler implements ICommandHandler<ReportEnvironme
     });
   }
 
-  private async unchanged(env: EnvironmentRecord): Promise<ReportOutcome> {
-    await this.environments.touchReported(env.id);
+  private async unchanged(env: EnvironmentRecord, manager?: EntityManager): Promise<ReportOutcome> {
+    await this.environments.touchReported(env.id, manager);
     return {
       created: false,
       snapshot: env.last_snapshot,
