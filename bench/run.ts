@@ -46,6 +46,13 @@ const BENCHES: Record<string, Bench> = {
     // the time-span case needs 50,000 rows after the first 40%
     quick: '--rows 100000 --samples 20',
   },
+  environments: {
+    script: 'bench/environments/run.ts',
+    needsBuild: true,
+    what: 'environment reports: a 5,000-pod K8S report unchanged and changed (vs bare express), 50 environments every 10 s',
+    options: '[--pods N] [--images N] [--rounds N] [--samples N] [--fleet N] [--fleet-pods N] [--fleet-seconds S] [--node-args F] [--md]',
+    quick: '--pods 500 --images 100 --rounds 1 --samples 3 --fleet 2 --fleet-pods 100 --fleet-seconds 10',
+  },
   moments: {
     script: 'bench/moments/run.ts',
     needsBuild: true,

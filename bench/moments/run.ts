@@ -14,7 +14,7 @@ import * as http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { machine, percentile, request, startStack } from '../ingest/harness';
-import { parseMomentExpression } from '../../src/modules/trails/domain/moment-expression';
+import { parseMomentExpression } from '../../src/common/moments/moment-expression';
 import { readAtQuery } from '../../src/modules/trails/persistence/trail-state.reader';
 
 const args = process.argv.slice(2);

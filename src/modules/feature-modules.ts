@@ -1,6 +1,13 @@
 import { ArtifactsModule } from './artifacts/artifacts.module';
 import { AttestationsModule } from './attestations/attestations.module';
 import { DecisionAttestationModule } from './attestations/types/decision/decision-attestation.module';
+import { EnvironmentsModule } from './environments/environments.module';
+import { DockerEnvironmentTypeModule } from './environments/types/docker/docker-environment-type.module';
+import { EcsEnvironmentTypeModule } from './environments/types/ecs/ecs-environment-type.module';
+import { K8sEnvironmentTypeModule } from './environments/types/k8s/k8s-environment-type.module';
+import { LambdaEnvironmentTypeModule } from './environments/types/lambda/lambda-environment-type.module';
+import { S3EnvironmentTypeModule } from './environments/types/s3/s3-environment-type.module';
+import { ServerEnvironmentTypeModule } from './environments/types/server/server-environment-type.module';
 import { GenericAttestationModule } from './attestations/types/generic/generic-attestation.module';
 import { ControlsModule } from './controls/controls.module';
 import { EvaluationsModule } from './evaluations/evaluations.module';
@@ -11,6 +18,7 @@ import { LedgerModule } from './ledger/ledger.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { ReposModule } from './repos/repos.module';
+import { TagsModule } from './tags/tags.module';
 import { TrailsModule } from './trails/trails.module';
 
 /**
@@ -24,6 +32,7 @@ export const FEATURE_MODULES = [
   FlowsModule,
   OutboxModule,
   LedgerModule,
+  TagsModule,
   ReposModule,
   ControlsModule,
   TrailsModule,
@@ -32,4 +41,11 @@ export const FEATURE_MODULES = [
   GenericAttestationModule,
   DecisionAttestationModule,
   EvaluationsModule,
+  EnvironmentsModule,
+  S3EnvironmentTypeModule,
+  K8sEnvironmentTypeModule,
+  EcsEnvironmentTypeModule,
+  DockerEnvironmentTypeModule,
+  ServerEnvironmentTypeModule,
+  LambdaEnvironmentTypeModule,
 ];

@@ -19,6 +19,12 @@ interface World {
   repoName: string;
   controlIdentifier: string;
   evaluationId: string;
+  /** The provider's id of the repo. */
+  repoExternalId: string;
+  /** A K8S environment with `lastSnapshot` snapshots, tagged `tenancy=<tagValue>` (as is the repo). */
+  env: string;
+  lastSnapshot: number;
+  tagValue: string;
   /** The trail's latest moment number. */
   lastMoment: number;
   /** Strings that exist only in this org's stored data: no request of another org ever contains them. */
@@ -37,6 +43,10 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   expression: (w) => String(w.lastMoment), // a moment expression: this trail's latest moment number
   identifier: (w) => w.controlIdentifier, // /controls/{org}/{identifier}
   id: (w) => w.evaluationId, // /evaluations/{org}/{id}
+  env: (w) => w.env,
+  snapshot_expression: (w) => String(w.lastSnapshot), // this environment's latest snapshot number
+  resource_type: () => 'flow', // PATCH /tags/{org}/{resource_type}/{resource_id}
+  resource_id: (w) => w.flow,
 };
 /** The same for query string fields. */
 const QUERY_FILLERS: Record<string, (w: World) => string> = {
@@ -44,8 +54,13 @@ const QUERY_FILLERS: Record<string, (w: World) => string> = {
   attestation_id: (w) => w.attestationId,
   fingerprint: (w) => w.fingerprint,
   search_by_name: (w) => w.flow,
-  search: (w) => w.controlIdentifier, // controls by identifier or name
   control: (w) => w.controlIdentifier, // evaluations by the control they decide
+  name: (w) => w.env, // environments (name contains) and repos (exact name)
+  search: (w) => w.repoName, // repos and controls (by identifier or name)
+  repo_id: (w) => w.repoExternalId,
+  tag: (w) => `tenancy:${w.tagValue}`,
+  snappish1: (w) => w.env, // GET /env-diff/{org}: an environment (its latest snapshot)
+  snappish2: (w) => w.env,
 };
 /** Query fields that name nothing of an org: paging, time windows, switches. */
 const NOT_IDENTIFIERS = new Set([
@@ -56,14 +71,25 @@ const NOT_IDENTIFIERS = new Set([
   'case_sensitive',
   // No route sets flow or control tags yet; give them fillers when one does.
   'flow_tag',
-  'tag',
   'archived',
-  'sort_direction',
   'status',
+  'type',
+  'space_id',
+  'sort',
+  'sort_direction',
+  'provider',
+  'interval',
+  'reverse',
+  'from',
+  'to',
 ]);
 /** A valid body for each write route, so that a 404 comes from the lookup and not from validation. */
 const PROBE_FINGERPRINT = hex(32);
+const REPORT_TYPES = ['S3', 'K8S', 'ECS', 'docker', 'server', 'lambda'];
 const WRITE_BODIES: Record<string, (req: Test) => Test> = {
+  ...Object.fromEntries(REPORT_TYPES.map((type) => [`PUT /api/v2/environments/:org/:env/report/${type}`, (req: Test) => req.send({ artifacts: [] })])),
+  'PUT /api/v2/environments/:org/:env/join': (req) => req.send({ physical_env_name: 'tenancy-probe' }),
+  'PATCH /api/v2/tags/:org/:resource_type/:resource_id': (req) => req.send({ set_tags: { probe: 'tenancy' } }),
   'PUT /api/v2/trails/:org/:flow': (req) => req.field('data_json', JSON.stringify({ name: 'tenancy-probe' })),
   'POST /api/v2/artifacts/:org/:flow': (req) =>
     req.send({ fingerprint: PROBE_FINGERPRINT, filename: 'probe.bin', trail_name: 'tenancy-probe', template_reference_name: 'probe' }),
@@ -112,7 +138,7 @@ describe('tenancy over every org-scoped route', () => {
   };
   const leaked = (res: Response, strings: string[]) => strings.filter((s) => seen(res).includes(s));
 
-  async function seed(features: string[], extraAttestations: number): Promise<World> {
+  async function seed(features: string[], extraAttestations: number, reports: number): Promise<World> {
     const org = await createOrg(t, { features });
     const id = hex(4);
     const w: World = {
@@ -125,6 +151,10 @@ describe('tenancy over every org-scoped route', () => {
       repoName: `owner-${id}/repo-${hex(3)}`,
       controlIdentifier: `CTRL-${id}-${hex(3)}`,
       evaluationId: '',
+      repoExternalId: String(Date.now()) + hex(2),
+      env: `env-${id}-${hex(3)}`,
+      lastSnapshot: 0,
+      tagValue: `tag-${id}-${hex(3)}`,
       lastMoment: 0,
       secrets: [org.name, org.adminEmail],
     };
@@ -148,7 +178,7 @@ describe('tenancy over every org-scoped route', () => {
       is_compliant: true,
       description: secret('attestation'),
       user_data: { note: secret('attnote') },
-      repo_info: { id: String(Date.now()) + hex(2), name: w.repoName, url: `https://${secret('repourl')}.example`, provider: 'github', description: secret('repo') },
+      repo_info: { id: w.repoExternalId, name: w.repoName, url: `https://${secret('repourl')}.example`, provider: 'github', description: secret('repo') },
     };
     await as(t.http().post(`/api/v2/attestations/${org.name}/${w.flow}/trail/${w.trail}/generic`))
       .field('data_json', JSON.stringify(data))
@@ -169,6 +199,16 @@ describe('tenancy over every org-scoped route', () => {
       .expect(201);
     expect(evaluation.body.status).toBe('completed');
     w.evaluationId = evaluation.body.id;
+    await as(t.http().put(`/api/v2/environments/${org.name}`)).send({ name: w.env, type: 'K8S', description: secret('env') }).expect(201);
+    for (let i = 0; i < reports; i++) {
+      const pod = { podName: secret('pod'), namespace: secret('ns'), digests: { [secret('image')]: w.fingerprint }, creationTimestamp: 1700000000 + i };
+      await as(t.http().put(`/api/v2/environments/${org.name}/${w.env}/report/K8S`)).send({ artifacts: [pod] }).expect(201);
+    }
+    w.lastSnapshot = reports;
+    await as(t.http().patch(`/api/v2/tags/${org.name}/env/${w.env}`)).send({ set_tags: { tenancy: w.tagValue } }).expect(200);
+    w.secrets.push(w.tagValue);
+    const repo = await as(t.http().get(`/api/v2/repos/${org.name}/${encodeURIComponent(w.repoName)}`)).expect(200);
+    await as(t.http().patch(`/api/v2/tags/${org.name}/repo/${repo.body.id}`)).send({ set_tags: { tenancy: w.tagValue } }).expect(200);
     const list = await as(t.http().get(`/api/v2/attestations/${org.name}/${w.flow}`)).expect(200);
     w.attestationId = list.body.data.find((x: any) => x.attestation_name === w.attestationName).attestation_id;
     const trail = await as(t.http().get(`/api/v2/trails/${org.name}/${w.flow}/${w.trail}`)).expect(200);
@@ -187,6 +227,9 @@ describe('tenancy over every org-scoped route', () => {
       repo: await get(`/api/v2/repos/${w.org.name}/${encodeURIComponent(w.repoName)}`),
       control: await get(`/api/v2/controls/${w.org.name}/${w.controlIdentifier}`),
       evaluations: await get(`/api/v2/evaluations/${w.org.name}`),
+      repos: await get(`/api/v2/repos/${w.org.name}`),
+      environments: await get(`/api/v2/environments/${w.org.name}`),
+      snapshot: await get(`/api/v2/snapshots/${w.org.name}/${w.env}/latest`),
     };
   }
 
@@ -239,15 +282,20 @@ describe('tenancy over every org-scoped route', () => {
   const isEmptyList = (body: any) =>
     (Array.isArray(body) && body.length === 0) ||
     (body && Array.isArray(body.data) && body.data.length === 0 && (body.pagination?.total ?? 0) === 0) ||
-    (body && Array.isArray(body.controls) && body.controls.length === 0 && body.total_count === 0);
+    // the reference's paged lists: repos, environments, controls
+    (body && Array.isArray(body.controls) && body.controls.length === 0 && body.total_count === 0) ||
+    (body && Array.isArray(body.repos) && body.repos.length === 0 && body.total_count === 0) ||
+    (body && Array.isArray(body.environments) && body.environments.length === 0 && body.total_count === 0);
 
   beforeAll(async () => {
     t = await startTestApp();
     const features = [...BETA_FEATURES];
-    a = await seed(features, 0);
-    // b's trail has more moments than a's, so b's latest moment number does not exist in a's trail.
-    b = await seed(features, 3);
+    a = await seed(features, 0, 1);
+    // b's trail has more moments than a's, so b's latest moment number does not exist in a's trail; the same
+    // for b's environment's snapshots.
+    b = await seed(features, 3, 3);
     expect(b.lastMoment).toBeGreaterThan(a.lastMoment);
+    expect(b.lastSnapshot).toBeGreaterThan(a.lastSnapshot);
     routes = listRoutes(t.app).filter((r) => r.policy.scope === 'org-scoped');
   });
   afterAll(() => t.close());
@@ -285,7 +333,7 @@ describe('tenancy over every org-scoped route', () => {
         if (res.status !== 404 && !(res.status === 200 && isEmptyList(json(res)))) {
           failures.push(`${where}: expected 404 or an empty list, got ${res.status} ${seen(res).slice(-300)}`);
         }
-        const forbidden = [...b.secrets, b.flow, b.trail, b.attestationName, b.attestationId, b.fingerprint, b.repoName, b.controlIdentifier, b.evaluationId];
+        const forbidden = [...b.secrets, b.flow, b.trail, b.attestationName, b.attestationId, b.fingerprint, b.repoName, b.env, b.controlIdentifier, b.evaluationId];
         const shown = leaked(res, forbidden.filter((s) => !probe.carried.includes(s)));
         if (shown.length) failures.push(`${where}: shows ${shown.join(', ')}`);
       }
@@ -309,7 +357,7 @@ describe('tenancy over every org-scoped route', () => {
         const where = `${describeRoute(route)} with the ${probe.label} (${probe.path})`;
         // Names are per org: a write either finds nothing (404) or acts on this org's own namespace.
         if (res.status !== 404 && (res.status < 200 || res.status > 299)) failures.push(`${where}: got ${res.status} ${seen(res).slice(-300)}`);
-        const forbidden = [...b.secrets, b.flow, b.trail, b.attestationName, b.attestationId, b.fingerprint, b.repoName];
+        const forbidden = [...b.secrets, b.flow, b.trail, b.attestationName, b.attestationId, b.fingerprint, b.repoName, b.env];
         const shown = leaked(res, forbidden.filter((s) => !probe.carried.includes(s)));
         if (shown.length) failures.push(`${where}: shows ${shown.join(', ')}`);
       }
@@ -325,6 +373,9 @@ describe('tenancy over every org-scoped route', () => {
       for (const s of [w.flow, w.trail, w.attestationName, w.attestationId, w.fingerprint, w.repoName, w.controlIdentifier, w.evaluationId]) {
         expect(text).toContain(s);
       }
+      for (const s of [w.flow, w.trail, w.attestationName, w.attestationId, w.fingerprint, w.repoName, w.env, w.tagValue]) expect(text).toContain(s);
+      // The environment's snapshot shows the artifact's provenance: this org's flow and trail.
+      expect(own.snapshot.artifacts[0].flows).toEqual([expect.objectContaining({ flow_name: w.flow, trail_name: w.trail })]);
       const evidence = await raw(
         t.http().get(`/api/v2/attestations/${w.org.name}/${w.flow}/trail/${w.trail}/attestation/${w.attestationId}/evidence`).set(...bearer(w.org.adminKey)),
       );

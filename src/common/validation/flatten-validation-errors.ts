@@ -1,5 +1,6 @@
 import type { ValidationError as ClassValidatorError } from 'class-validator';
 import { FieldErrors } from '../errors/app-error';
+import { keyedMapProblems } from './keyed-map';
 
 export const UNKNOWN_FIELD = 'unknown field: it is not part of this request';
 
@@ -18,7 +19,11 @@ export function flattenValidationErrors(errors: ClassValidatorError[], prefix = 
   const visit = (list: ClassValidatorError[], parent: string) => {
     for (const error of list) {
       const path = joinPath(parent, error.property);
-      if (error.constraints) {
+      const keyed = error.constraints && error.value !== undefined ? keyedMapProblems(error.constraints, error.value) : null;
+      if (keyed) {
+        // A map checked entry by entry (keyed-map.ts): each problem under its entry's path.
+        for (const [key, message] of Object.entries(keyed)) out[key === '' ? path : `${path}.${key}`] = message;
+      } else if (error.constraints) {
         const constraints = error.constraints;
         out[path] = constraints.whitelistValidation
           ? UNKNOWN_FIELD

@@ -15,6 +15,8 @@ export const TRAIL_NAME = /^[a-zA-Z0-9][a-zA-Z0-9\-_.~]*$/;
 export const ORG_NAME = /^[a-zA-Z0-9][a-zA-Z0-9\-_.~]*$/;
 export const ATTESTATION_NAME = /^[a-zA-Z0-9\-_,]+$/;
 export const TEMPLATE_REFERENCE_NAME = /^[a-zA-Z0-9\-_]+$/;
+/** Environment names: the reference's rule for them, the same as flow names. */
+export const ENVIRONMENT_NAME = /^[a-zA-Z0-9][a-zA-Z0-9.\-_~]*$/;
 
 interface NameRule {
   pattern: RegExp;
@@ -28,6 +30,7 @@ export const NAME_RULES = {
   org: { pattern: ORG_NAME, maxLength: 64 },
   attestation: { pattern: ATTESTATION_NAME },
   template_reference: { pattern: TEMPLATE_REFERENCE_NAME, maxLength: 256 },
+  environment: { pattern: ENVIRONMENT_NAME, maxLength: 256 },
 } as const satisfies Record<string, NameRule>;
 
 export type NameKind = keyof typeof NAME_RULES;
@@ -79,6 +82,7 @@ export const IsTrailName = (options?: ValidationOptions) => IsName('trail', opti
 export const IsOrgName = (options?: ValidationOptions) => IsName('org', options);
 export const IsAttestationName = (options?: ValidationOptions) => IsName('attestation', options);
 export const IsTemplateReferenceName = (options?: ValidationOptions) => IsName('template_reference', options);
+export const IsEnvironmentName = (options?: ValidationOptions) => IsName('environment', options);
 
 /** Kinds a path parameter can be checked as; the error key is `path.<kind>_name` whatever the route calls it. */
 export type PathNameKind = 'flow' | 'trail';

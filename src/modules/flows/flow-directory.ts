@@ -59,6 +59,19 @@ export class FlowDirectory {
     return id;
   }
 
+  /** The tags module's writer for flows (by name): false when the org has no such flow. */
+  async updateTags(
+    manager: EntityManager,
+    orgId: string,
+    name: string,
+    update: (current: Record<string, string>) => Record<string, string>,
+  ): Promise<boolean> {
+    const flow = await this.flows.lockTags(manager, orgId, name);
+    if (!flow) return false;
+    await this.flows.setTags(manager, flow.id, update(flow.tags ?? {}));
+    return true;
+  }
+
   /** A stored template version (immutable, cached). */
   template(id: string, manager?: EntityManager): Promise<StoredTemplate | null> {
     return this.templates.get(id, manager);

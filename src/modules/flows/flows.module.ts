@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TagsModule, tagTargetProvider } from '../tags/tags.module';
 import { CreateFlowHandler } from './commands/create-flow/create-flow.handler';
 import { FlowDirectory } from './flow-directory';
 import { FlowsController } from './flows.controller';
@@ -10,12 +11,23 @@ import { ListFlowsHandler } from './queries/list-flows/list-flows.handler';
 
 /**
  * Flows and their template versions. Owns the tables `flows` and `flow_templates`.
- * Public surface: FlowDirectory (find, create, lock flows; save and read template versions) and the template
+ * Public surface: FlowDirectory (find, create, lock flows; save and read template versions; tags) and the template
  * types and parser re-exported below.
  */
 @Module({
+  imports: [TagsModule],
   controllers: [FlowsController],
-  providers: [FlowRepository, FlowTemplateRepository, FlowReader, FlowDirectory, CreateFlowHandler, GetFlowHandler, ListFlowsHandler],
+  providers: [
+    FlowRepository,
+    FlowTemplateRepository,
+    FlowReader,
+    FlowDirectory,
+    CreateFlowHandler,
+    GetFlowHandler,
+    ListFlowsHandler,
+    // Flows are tagged by name (`PATCH /tags/{org}/flow/{name}`).
+    tagTargetProvider<FlowDirectory>('flow', FlowDirectory, (flows) => (manager, orgId, name, update) => flows.updateTags(manager, orgId, name, update)),
+  ],
   exports: [FlowDirectory],
 })
 export class FlowsModule {}

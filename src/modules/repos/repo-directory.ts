@@ -31,7 +31,26 @@ export class RepoDirectory {
     if (known && sameRepo(known, wanted)) return known.id;
     return this.repos.upsert(manager, orgId, externalId, wanted);
   }
+
+  /**
+   * The tags module's writer for repos, addressed by the service's id (`id` of `GET /repos/{org}/{name}`, what
+   * `kosli tag repo` resolves a name to): false when the org has no such repo.
+   */
+  async updateTags(
+    manager: EntityManager,
+    orgId: string,
+    id: string,
+    update: (current: Record<string, string>) => Record<string, string>,
+  ): Promise<boolean> {
+    if (!UUID.test(id)) return false;
+    const repo = await this.repos.lockTags(manager, orgId, id.toLowerCase());
+    if (!repo) return false;
+    await this.repos.setTags(manager, repo.id, update(repo.tags ?? {}));
+    return true;
+  }
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function sameRepo(row: RepoRow, wanted: Omit<RepoRow, 'id'>): boolean {
   return (

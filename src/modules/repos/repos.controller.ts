@@ -1,8 +1,12 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { CurrentOrg } from '../../common/auth/auth.decorators';
 import { OrgContext } from '../../common/auth/principal';
 import { GetRepoQuery } from './queries/get-repo/get-repo.query';
+import { GetRepoQueryDto } from './queries/get-repo/get-repo.request.dto';
+import { ListRepoTagsQuery } from './queries/list-repo-tags/list-repo-tags.query';
+import { ListReposQuery } from './queries/list-repos/list-repos.query';
+import { ListReposQueryDto } from './queries/list-repos/list-repos.request.dto';
 import { orgScope } from '../../common/cqrs/org-scoped';
 import { JoinedPathPipe } from '../../common/http/joined-path.pipe';
 
@@ -10,12 +14,32 @@ import { JoinedPathPipe } from '../../common/http/joined-path.pipe';
 export class ReposController {
   constructor(private readonly queryBus: QueryBus) {}
 
+  /** Paginated, sorted by name; filters `name` (exact), `search`, `provider`, `repo_id`, `tag` (repeatable). */
+  @Get(':org')
+  list(@CurrentOrg() org: OrgContext, @Query() q: ListReposQueryDto) {
+    const tags = q.tag === undefined ? [] : Array.isArray(q.tag) ? q.tag : [q.tag];
+    return this.queryBus.execute(
+      new ListReposQuery({
+        ...orgScope(org),
+        filter: { name: q.name, search: q.search, provider: q.provider, repoId: q.repo_id, tags, direction: q.sort_direction ?? 'asc' },
+        page: q.page,
+        perPage: q.per_page,
+      }),
+    );
+  }
+
+  /** Repo tag choices. Declared before the repo-name route, so `tags` is never read as a repo name. */
+  @Get(':org/tags')
+  tags(@CurrentOrg() org: OrgContext) {
+    return this.queryBus.execute(new ListRepoTagsQuery(orgScope(org)));
+  }
+
   /**
    * Repo names contain a slash (`owner/repo`): both `owner%2Frepo` and a raw `owner/repo` reach this route.
-   * Other `/repos/{org}/<literal>` routes (tags) must be registered before this module.
+   * Other `/repos/{org}/<literal>` routes (tags above) must be declared before it.
    */
   @Get(':org/*name')
-  get(@CurrentOrg() org: OrgContext, @Param('name', JoinedPathPipe) name: string) {
-    return this.queryBus.execute(new GetRepoQuery({ ...orgScope(org), name }));
+  get(@CurrentOrg() org: OrgContext, @Param('name', JoinedPathPipe) name: string, @Query() q: GetRepoQueryDto) {
+    return this.queryBus.execute(new GetRepoQuery({ ...orgScope(org), name, provider: q.provider }));
   }
 }

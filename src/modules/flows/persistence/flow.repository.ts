@@ -66,6 +66,19 @@ export class FlowRepository {
     await manager.query(`UPDATE flows SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, params);
   }
 
+  /** Takes the flow row and returns its id and tags (for a tag update). */
+  async lockTags(manager: EntityManager, orgId: string, name: string): Promise<{ id: string; tags: Record<string, string> } | null> {
+    const rows: Array<{ id: string; tags: Record<string, string> }> = await manager.query(
+      `SELECT id, tags FROM flows WHERE org_id = $1 AND name = $2 FOR NO KEY UPDATE`,
+      [orgId, name],
+    );
+    return rows[0] ?? null;
+  }
+
+  async setTags(manager: EntityManager, flowId: string, tags: Record<string, string>): Promise<void> {
+    await manager.query(`UPDATE flows SET tags = $2, updated_at = now() WHERE id = $1`, [flowId, JSON.stringify(tags)]);
+  }
+
   async setTemplate(manager: EntityManager, flowId: string, templateId: string): Promise<void> {
     await manager.query(`UPDATE flows SET template_id = $2, updated_at = now() WHERE id = $1`, [flowId, templateId]);
   }

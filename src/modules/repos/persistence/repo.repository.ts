@@ -35,6 +35,19 @@ export class RepoRepository {
     return rows[0] ?? null;
   }
 
+  /** Takes the repo row with this id (the service's) and returns its tags. */
+  async lockTags(manager: EntityManager, orgId: string, id: string): Promise<{ id: string; tags: Record<string, string> } | null> {
+    const rows: Array<{ id: string; tags: Record<string, string> }> = await manager.query(
+      `SELECT id, tags FROM repos WHERE org_id = $1 AND id = $2 FOR NO KEY UPDATE`,
+      [orgId, id],
+    );
+    return rows[0] ?? null;
+  }
+
+  async setTags(manager: EntityManager, id: string, tags: Record<string, string>): Promise<void> {
+    await manager.query(`UPDATE repos SET tags = $2 WHERE id = $1`, [id, JSON.stringify(tags)]);
+  }
+
   /** Inserts, or updates the row with the same (org, external id); returns its id. */
   async upsert(manager: EntityManager, orgId: string, externalId: string, repo: Omit<RepoRow, 'id'>): Promise<string> {
     const rows: Array<{ id: string }> = await manager.query(

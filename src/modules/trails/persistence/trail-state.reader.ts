@@ -6,7 +6,7 @@ import { NotFoundError } from '../../../common/errors/app-error';
 import { ATTESTATION_COLUMNS, AttestationRow, toAttestationResponse } from '../../attestations/attestations.module';
 import { EMPTY_TEMPLATE, FlowDirectory, StoredTemplate } from '../../flows/flows.module';
 import { evaluateCompliance, ReportedArtifact, SlotAttestation, TrailCompliance } from '../domain/compliance';
-import { MAX_MOMENT, MomentSelector } from '../domain/moment-expression';
+import { MAX_MOMENT, MomentSelector } from '../../../common/moments/moment-expression';
 
 /** A trail row with what its read shapes need. Timestamps are Unix seconds. */
 export interface TrailRecord {

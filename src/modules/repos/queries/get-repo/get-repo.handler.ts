@@ -9,7 +9,7 @@ export class GetRepoHandler implements IQueryHandler<GetRepoQuery> {
   constructor(private readonly repos: RepoReader) {}
 
   async execute(query: GetRepoQuery): Promise<RepoResponse> {
-    const row = await this.repos.findByName(query.props.orgId, query.props.name);
+    const row = await this.repos.findByName(query.props.orgId, query.props.name, query.props.provider);
     if (!row) throw new NotFoundError(`Repo '${query.props.name}' not found`);
     return toRepoResponse(row);
   }

@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { NotFoundError, ValidationError } from '../../../../common/errors/app-error';
-import { MomentExpressionError, MomentSelector, parseMomentExpression } from '../../domain/moment-expression';
+import { MomentExpressionError, MomentSelector, parseMomentExpression } from '../../../../common/moments/moment-expression';
 import { toMomentResponse, TrailMomentResponse } from '../../dto/trail.response';
 import { MomentCache } from './moment-cache';
 import { TrailStateReader } from '../../persistence/trail-state.reader';

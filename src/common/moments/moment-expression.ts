@@ -1,6 +1,8 @@
 /**
- * The `{moment_expression}` grammar of trail moments (and, later, snapshots), parsed into a plain value; resolving it
- * against the database is the query handler's job.
+ * The one expression grammar for addressing a point in an append-only series: trail moments
+ * (`{moment_expression}`) and environment snapshots (`{snapshot_expression}`, `diff?from=&to=`). Parsed into a
+ * plain value; resolving it against the database is each reader's job (its own table, the same meaning).
+ * "Moment" below reads "snapshot" for environments.
  *
  *   N | #N            moment number N (1-based)
  *   -N                N-th from the latest (-1 is the latest)

@@ -1,0 +1,18 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { CurrentOrg } from '../../common/auth/auth.decorators';
+import { OrgContext } from '../../common/auth/principal';
+import { orgScope } from '../../common/cqrs/org-scoped';
+import { DiffEnvironmentsQuery } from './queries/diff-environments/diff-environments.query';
+import { DiffEnvironmentsQueryDto } from './queries/diff-environments/diff-environments.request.dto';
+
+/** The route `kosli diff snapshots` calls. */
+@Controller('env-diff')
+export class EnvDiffController {
+  constructor(private readonly queryBus: QueryBus) {}
+
+  @Get(':org')
+  diff(@CurrentOrg() org: OrgContext, @Query() q: DiffEnvironmentsQueryDto) {
+    return this.queryBus.execute(new DiffEnvironmentsQuery({ ...orgScope(org), snappish1: q.snappish1, snappish2: q.snappish2 }));
+  }
+}

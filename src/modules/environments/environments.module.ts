@@ -1,0 +1,60 @@
+import { Module } from '@nestjs/common';
+import { ArtifactsModule } from '../artifacts/artifacts.module';
+import { OutboxModule } from '../outbox/outbox.module';
+import { TagsModule, tagTargetProvider } from '../tags/tags.module';
+import { TrailsModule } from '../trails/trails.module';
+import { CreateEnvironmentHandler } from './commands/create-environment/create-environment.handler';
+import { JoinEnvironmentHandler } from './commands/join-environment/join-environment.handler';
+import { ReportEnvironmentHandler } from './commands/report-environment/report-environment.handler';
+import { ComplianceEvaluator } from './compliance/compliance-evaluator';
+import { EnvDiffController } from './env-diff.controller';
+import { EnvironmentsController } from './environments.controller';
+import { EnvironmentReader } from './persistence/environment.reader';
+import { EnvironmentRepository } from './persistence/environment.repository';
+import { SnapshotReader } from './persistence/snapshot.reader';
+import { SnapshotRepository } from './persistence/snapshot.repository';
+import { DiffEnvironmentsHandler } from './queries/diff-environments/diff-environments.handler';
+import { DiffSnapshotsHandler } from './queries/diff-snapshots/diff-snapshots.handler';
+import { GetEnvironmentHandler } from './queries/get-environment/get-environment.handler';
+import { GetSnapshotHandler } from './queries/get-snapshot/get-snapshot.handler';
+import { ListEnvironmentsHandler } from './queries/list-environments/list-environments.handler';
+import { ListSnapshotsHandler } from './queries/list-snapshots/list-snapshots.handler';
+import { SnapshotsController } from './snapshots.controller';
+import { EnvironmentTypeRegistry } from './types/environment-type.registry';
+
+/**
+ * Environments (physical and logical), their snapshots and what runs in them. Owns `environments`,
+ * `environment_members`, `environment_snapshots` and `environment_artifact_runs`. Physical types are a
+ * registry (`types/`, one module each, registered with `EnvironmentTypeModule.register`).
+ * Public surface: EnvironmentTypeRegistry (for type modules). Events go to the outbox (README.md).
+ */
+@Module({
+  imports: [ArtifactsModule, TrailsModule, OutboxModule, TagsModule],
+  controllers: [EnvironmentsController, SnapshotsController, EnvDiffController],
+  providers: [
+    EnvironmentTypeRegistry,
+    EnvironmentRepository,
+    EnvironmentReader,
+    SnapshotRepository,
+    SnapshotReader,
+    ComplianceEvaluator,
+    CreateEnvironmentHandler,
+    JoinEnvironmentHandler,
+    ReportEnvironmentHandler,
+    GetEnvironmentHandler,
+    ListEnvironmentsHandler,
+    GetSnapshotHandler,
+    ListSnapshotsHandler,
+    DiffSnapshotsHandler,
+    DiffEnvironmentsHandler,
+    // Environments are tagged by name (`PATCH /tags/{org}/env/{name}`).
+    tagTargetProvider<EnvironmentRepository>('environment', EnvironmentRepository, (envs) => (manager, orgId, name, update) =>
+      envs.updateTags(manager, orgId, name, update),
+    ),
+  ],
+  exports: [EnvironmentTypeRegistry],
+})
+export class EnvironmentsModule {}
+
+export { EnvironmentTypeRegistry } from './types/environment-type.registry';
+export type { EnvironmentTypeDefinition, ReportBody } from './types/environment-type';

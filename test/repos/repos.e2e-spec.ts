@@ -1,0 +1,121 @@
+import { bearer, createOrg, TestOrg } from '../support/factories';
+import { startTestApp, TestApp } from '../support/test-app';
+import { evidenceClient } from '../trails/trail-helpers';
+
+describe('repos: list, read by name, tag choices', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const get = (org: TestOrg, path: string, query: Record<string, unknown> = {}) =>
+    t.http().get(`/api/v2/repos/${org.name}${path}`).query(query).set(...bearer(org.adminKey));
+  const tag = (org: TestOrg, id: string, set: Record<string, string>) =>
+    t.http().patch(`/api/v2/tags/${org.name}/repo/${id}`).set(...bearer(org.adminKey)).send({ set_tags: set }).expect(200);
+
+  /** Repos are created or updated from `repo_info` (here on attestations, as the CLI sends it). */
+  async function withRepos(repos: Array<{ id: string; name: string; provider?: string }>) {
+    const org = await createOrg(t);
+    const c = evidenceClient(t, org);
+    await c.createFlow('app').expect(201);
+    await c.beginTrail('app', { name: 'main' }).expect(201);
+    for (const r of repos) {
+      await c
+        .attest('app', 'main', {
+          attestation_name: 'pr',
+          is_compliant: true,
+          repo_info: { id: r.id, name: r.name, url: `https://example.com/${r.name}`, provider: r.provider ?? 'github' },
+        })
+        .expect(201);
+    }
+    return org;
+  }
+
+  it('lists repos sorted by name in the reference envelope, paged, with filters name, search, provider, repo_id, tag', async () => {
+    const org = await withRepos([
+      { id: '3', name: 'acme/web' },
+      { id: '1', name: 'acme/api' },
+      { id: '2', name: 'other/tool', provider: 'gitlab' },
+      { id: '4', name: 'acme/web', provider: 'gitlab' },
+    ]);
+    const all = await get(org, '').expect(200);
+    expect(all.body).toMatchObject({ page: 1, per_page: 15, total_pages: 1, total_count: 4 });
+    expect(all.body.repos.map((r: any) => `${r.name}@${r.provider}`)).toEqual(['acme/api@github', 'acme/web@github', 'acme/web@gitlab', 'other/tool@gitlab']);
+    expect(all.body.repos[0]).toMatchObject({ name: 'acme/api', repo_id: '1', tags: {} });
+    expect(all.body._links.self).toContain(`/api/v2/repos/${org.name}?`);
+
+    const page2 = await get(org, '', { page: 2, per_page: 3 }).expect(200);
+    expect(page2.body).toMatchObject({ page: 2, per_page: 3, total_pages: 2, total_count: 4 });
+    expect(page2.body.repos.map((r: any) => r.name)).toEqual(['other/tool']);
+    expect((await get(org, '', { page: 9 }).expect(200)).body.repos).toEqual([]);
+    expect((await get(org, '', { sort_direction: 'desc' }).expect(200)).body.repos[0].name).toBe('other/tool');
+
+    expect((await get(org, '', { name: 'acme/web' }).expect(200)).body.total_count).toBe(2);
+    expect((await get(org, '', { name: 'acme' }).expect(200)).body.total_count).toBe(0);
+    expect((await get(org, '', { search: 'ACME' }).expect(200)).body.total_count).toBe(3);
+    expect((await get(org, '', { search: 'acme', name: 'acme/api' }).expect(200)).body.total_count).toBe(1);
+    expect((await get(org, '', { provider: 'gitlab' }).expect(200)).body.repos.map((r: any) => r.name)).toEqual(['acme/web', 'other/tool']);
+    expect((await get(org, '', { repo_id: '2', name: 'ignored' }).expect(200)).body.repos.map((r: any) => r.name)).toEqual(['other/tool']);
+
+    const api = all.body.repos.find((r: any) => r.name === 'acme/api');
+    const tool = all.body.repos.find((r: any) => r.name === 'other/tool');
+    await tag(org, api.id, { team: 'core', tier: '1' });
+    await tag(org, tool.id, { team: 'tools' });
+    expect((await get(org, '', { tag: 'team' }).expect(200)).body.total_count).toBe(2);
+    expect((await get(org, '', { tag: 'team:core' }).expect(200)).body.repos.map((r: any) => r.name)).toEqual(['acme/api']);
+    expect((await get(org, '', { tag: ['team=core', 'tier:1'] }).expect(200)).body.total_count).toBe(1);
+    expect((await get(org, '', { tag: ['team', 'tier:2'] }).expect(200)).body.total_count).toBe(0);
+  });
+
+  it('400 for bad paging or filters', async () => {
+    const org = await withRepos([]);
+    expect((await get(org, '', { per_page: 0 }).expect(400)).body.errors).toHaveProperty(['query.per_page']);
+    expect((await get(org, '', { sort_direction: 'up' }).expect(400)).body.errors).toHaveProperty(['query.sort_direction']);
+    expect((await get(org, '', { search: 'x'.repeat(513) }).expect(400)).body.errors).toHaveProperty(['query.search']);
+    expect((await get(org, '', { unknown: 1 }).expect(400)).body.errors).toHaveProperty(['query.unknown']);
+  });
+
+  it('GET /repos/{org}/{name} takes names with slashes, raw or encoded, and an optional provider', async () => {
+    const org = await withRepos([
+      { id: '10', name: 'group/sub/deep' },
+      { id: '11', name: 'acme/web', provider: 'github' },
+      { id: '12', name: 'acme/web', provider: 'gitlab' },
+    ]);
+    const deep = await get(org, '/group/sub/deep').expect(200);
+    expect(deep.body).toMatchObject({ name: 'group/sub/deep', repo_id: '10' });
+    expect((await get(org, `/${encodeURIComponent('group/sub/deep')}`).expect(200)).body.id).toBe(deep.body.id);
+    expect((await get(org, '/acme/web', { provider: 'github' }).expect(200)).body.repo_id).toBe('11');
+    expect((await get(org, '/acme/web', { provider: 'gitlab' }).expect(200)).body.repo_id).toBe('12');
+    expect((await get(org, '/acme/web', { provider: 'bitbucket' }).expect(404)).body.message).toBe("Repo 'acme/web' not found");
+  });
+
+  it('GET /repos/{org}/tags: distinct pairs sorted by key then value, matched before the repo-name route', async () => {
+    const org = await withRepos([
+      { id: '1', name: 'a/one' },
+      { id: '2', name: 'a/two' },
+      { id: '3', name: 'tags' },
+    ]);
+    expect((await get(org, '/tags').expect(200)).body).toEqual({ tag_choices: [], _links: { self: expect.stringContaining(`/api/v2/repos/${org.name}/tags`) } });
+    const repos = (await get(org, '').expect(200)).body.repos;
+    const id = (name: string) => repos.find((r: any) => r.name === name).id;
+    await tag(org, id('a/one'), { team: 'web', env: 'prod' });
+    await tag(org, id('a/two'), { team: 'api', env: 'prod' });
+    await tag(org, id('tags'), { team: 'web' });
+    expect((await get(org, '/tags').expect(200)).body.tag_choices).toEqual([
+      { key: 'env', value: 'prod' },
+      { key: 'team', value: 'api' },
+      { key: 'team', value: 'web' },
+    ]);
+    // `/repos/{org}/tags` is always the tag choices; a repo named `tags` is found through the list.
+    expect((await get(org, '', { name: 'tags' }).expect(200)).body.repos[0].tags).toEqual({ team: 'web' });
+  });
+
+  it('404 naming an unknown organization', async () => {
+    const org = await withRepos([]);
+    for (const path of ['', '/tags', '/acme/web']) {
+      const res = await t.http().get(`/api/v2/repos/no-such-org-x${path}`).set(...bearer(org.adminKey)).expect(404);
+      expect(res.body.message).toBe("Organization 'no-such-org-x' not found");
+    }
+  });
+});
