@@ -92,3 +92,23 @@ describe('controls (beta controls)', () => {
     expect((await t.http().get(`/api/v2/controls/${off.name}`).set(...bearer(off.adminKey))).status).toBe(403);
   });
 });
+
+describe('tags on controls', () => {
+  let t: TestApp;
+  beforeAll(async () => (t = await startTestApp()));
+  afterAll(() => t.close());
+
+  it('PATCH /tags/{org}/control/{identifier} sets and removes tags; the control shows them and the list filters by them', async () => {
+    const org = await createOrg(t, { features: ['controls'] });
+    const as = (req: import('supertest').Test) => req.set(...bearer(org.adminKey));
+    await as(t.http().post(`/api/v2/controls/${org.name}`)).send({ identifier: 'TAG-1', name: 'Tagged' }).expect(201);
+    await as(t.http().post(`/api/v2/controls/${org.name}`)).send({ identifier: 'TAG-2', name: 'Untagged' }).expect(201);
+    await as(t.http().patch(`/api/v2/tags/${org.name}/control/TAG-1`)).send({ set_tags: { framework: 'sdlc', tier: '1' } }).expect(200);
+    await as(t.http().patch(`/api/v2/tags/${org.name}/controls/TAG-1`)).send({ remove_tags: ['tier'] }).expect(200);
+    const control = await as(t.http().get(`/api/v2/controls/${org.name}/TAG-1`)).expect(200);
+    expect(control.body.tags).toEqual({ framework: 'sdlc' });
+    const listed = await as(t.http().get(`/api/v2/controls/${org.name}?tag=framework:sdlc`)).expect(200);
+    expect(listed.body.controls.map((c: any) => c.identifier)).toEqual(['TAG-1']);
+    expect((await as(t.http().patch(`/api/v2/tags/${org.name}/control/NOPE`)).send({ set_tags: { a: '1' } })).status).toBe(404);
+  });
+});

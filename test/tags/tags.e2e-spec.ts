@@ -92,7 +92,6 @@ describe('PATCH /tags/{org}/{resource_type}/{resource_id}', () => {
     expect((await patch(org, 'repo', 'acme/web', { set_tags: { a: '1' } }).expect(404)).body.message).toBe("Repo 'acme/web' not found");
     await patch(org, 'repos', '00000000-0000-4000-8000-000000000000', { set_tags: { a: '1' } }).expect(404);
     await patch(org, 'repo', repoId.toUpperCase(), { set_tags: { a: '1' } }).expect(200);
-    // The control kind is accepted; until a controls module registers its target, every control is unknown.
     for (const spelling of ['control', 'controls']) {
       expect((await patch(org, spelling, 'ctl-1', { set_tags: { a: '1' } }).expect(404)).body.message).toBe("Control 'ctl-1' not found");
     }

@@ -19,6 +19,19 @@ export class ControlDirectory {
     return { id: control.id };
   }
 
+  /** Applies a tag update to a control (its tag target); false when the org has no such control. */
+  async updateTags(
+    manager: EntityManager,
+    orgId: string,
+    identifier: string,
+    update: (current: Record<string, string>) => Record<string, string>,
+  ): Promise<boolean> {
+    const control = await this.controls.lockTags(manager, orgId, identifier);
+    if (!control) return false;
+    await this.controls.setTags(manager, orgId, control.id, update(control.tags ?? {}));
+    return true;
+  }
+
   /** Records that a policy (by its digest) decided on the control, so the control lists it. */
   notePolicyReference(manager: EntityManager, orgId: string, controlId: string, policy: string): Promise<void> {
     return this.controls.noteReference(manager, orgId, controlId, policy);

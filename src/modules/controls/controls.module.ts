@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TagsModule, tagTargetProvider } from '../tags/tags.module';
 import { CreateControlHandler } from './commands/create-control/create-control.handler';
 import { SetControlArchivedHandler } from './commands/set-control-archived/set-control-archived.handler';
 import { UpdateControlHandler } from './commands/update-control/update-control.handler';
@@ -11,13 +12,18 @@ import { ListControlsHandler } from './queries/list-controls/list-controls.handl
 /**
  * Controls: the requirements decisions answer (beta `controls`). Owns `controls` and
  * `control_policy_references`.
- * Public surface: ControlDirectory (a decision's control, checked at request time; policy references).
+ * Public surface: ControlDirectory (a decision's control, checked at request time; policy references). Its tag
+ * target (`PATCH /tags/{org}/control/{identifier}`) is registered with the tags module.
  */
 @Module({
+  imports: [TagsModule],
   controllers: [ControlsController],
   providers: [
     ControlRepository,
     ControlDirectory,
+    tagTargetProvider<ControlDirectory>('control', ControlDirectory, (controls) => (manager, orgId, identifier, update) =>
+      controls.updateTags(manager, orgId, identifier, update),
+    ),
     CreateControlHandler,
     UpdateControlHandler,
     SetControlArchivedHandler,

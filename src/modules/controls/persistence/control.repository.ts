@@ -56,6 +56,15 @@ export class ControlRepository {
     return rows[0] ?? null;
   }
 
+  /** Locks the control row and returns its tags; null when there is none. */
+  async lockTags(manager: EntityManager, orgId: string, identifier: string): Promise<{ id: string; tags: Record<string, string> } | null> {
+    const rows: Array<{ id: string; tags: Record<string, string> }> = await manager.query(
+      `SELECT id, tags FROM controls WHERE org_id = $1 AND identifier = $2 FOR UPDATE`,
+      [orgId, identifier],
+    );
+    return rows[0] ?? null;
+  }
+
   /** Locks the control row for the rest of the transaction; null when there is none. */
   async lock(manager: EntityManager, orgId: string, identifier: string): Promise<{ id: string; archived: boolean } | null> {
     const rows: Array<{ id: string; archived: boolean }> = await manager.query(
