@@ -19,6 +19,9 @@ interface World {
   repoName: string;
   /** The trail's latest moment number. */
   lastMoment: number;
+  serviceAccount: string;
+  /** A key of that service account. */
+  keyId: string;
   /** Strings that exist only in this org's stored data: no request of another org ever contains them. */
   secrets: string[];
 }
@@ -33,6 +36,8 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   attestation_name: (w) => w.attestationName,
   name: (w) => w.repoName, // GET /repos/{org}/{name}
   expression: (w) => String(w.lastMoment), // a moment expression: this trail's latest moment number
+  service_account: (w) => w.serviceAccount,
+  key_id: (w) => w.keyId,
 };
 /** The same for query string fields. */
 const QUERY_FILLERS: Record<string, (w: World) => string> = {
@@ -59,6 +64,13 @@ const WRITE_BODIES: Record<string, (req: Test) => Test> = {
     req.send({ fingerprint: PROBE_FINGERPRINT, filename: 'probe.bin', trail_name: 'tenancy-probe', template_reference_name: 'probe' }),
   'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/generic': (req) =>
     req.field('data_json', JSON.stringify({ attestation_name: 'tenancy-probe', is_compliant: true })),
+  'PATCH /api/v2/service-accounts/:org/:service_account': (req) => req.send({ description: 'tenancy-probe' }),
+  'DELETE /api/v2/service-accounts/:org/:service_account': (req) => req,
+  'POST /api/v2/service-accounts/:org/:service_account/api-keys': (req) => req.send({ description: 'tenancy-probe' }),
+  'DELETE /api/v2/service-accounts/:org/:service_account/api-keys/:key_id': (req) => req,
+  'POST /api/v2/service-accounts/:org/:service_account/api-keys/:key_id/rotate': (req) => req.send({}),
+  'DELETE /api/v2/api-keys/:org/:key_id': (req) => req,
+  'POST /api/v2/api-keys/:org/:key_id/rotate': (req) => req.send({}),
 };
 
 /**
@@ -102,6 +114,8 @@ describe('tenancy over every org-scoped route', () => {
       fingerprint: hex(32),
       repoName: `owner-${id}/repo-${hex(3)}`,
       lastMoment: 0,
+      serviceAccount: `bot-${id}-${hex(3)}`,
+      keyId: '',
       secrets: [org.name, org.adminEmail],
     };
     const secret = (what: string) => {
@@ -139,6 +153,13 @@ describe('tenancy over every org-scoped route', () => {
     w.attestationId = list.body.data.find((x: any) => x.attestation_name === w.attestationName).attestation_id;
     const trail = await as(t.http().get(`/api/v2/trails/${org.name}/${w.flow}/${w.trail}`)).expect(200);
     w.lastMoment = trail.body.last_moment;
+    await as(t.http().post(`/api/v2/service-accounts/${org.name}`))
+      .send({ name: w.serviceAccount, description: secret('bot'), privilege: 'member' })
+      .expect(201);
+    const key = await as(t.http().post(`/api/v2/service-accounts/${org.name}/${w.serviceAccount}/api-keys`))
+      .send({ description: secret('key') })
+      .expect(201);
+    w.keyId = key.body.id;
     return w;
   }
 
@@ -151,6 +172,8 @@ describe('tenancy over every org-scoped route', () => {
       trail: await get(`/api/v2/trails/${w.org.name}/${w.flow}/${w.trail}`),
       attestations: await get(`/api/v2/attestations/${w.org.name}/${w.flow}`),
       repo: await get(`/api/v2/repos/${w.org.name}/${encodeURIComponent(w.repoName)}`),
+      serviceAccounts: await get(`/api/v2/service-accounts/${w.org.name}`),
+      keys: await get(`/api/v2/service-accounts/${w.org.name}/${w.serviceAccount}/api-keys`),
     };
   }
 
@@ -248,7 +271,7 @@ describe('tenancy over every org-scoped route', () => {
         if (res.status !== 404 && !(res.status === 200 && isEmptyList(json(res)))) {
           failures.push(`${where}: expected 404 or an empty list, got ${res.status} ${seen(res).slice(-300)}`);
         }
-        const forbidden = [...b.secrets, b.flow, b.trail, b.attestationName, b.attestationId, b.fingerprint, b.repoName];
+        const forbidden = [...b.secrets, b.flow, b.trail, b.attestationName, b.attestationId, b.fingerprint, b.repoName, b.serviceAccount, b.keyId];
         const shown = leaked(res, forbidden.filter((s) => !probe.carried.includes(s)));
         if (shown.length) failures.push(`${where}: shows ${shown.join(', ')}`);
       }
@@ -271,7 +294,7 @@ describe('tenancy over every org-scoped route', () => {
         const where = `${describeRoute(route)} with the ${probe.label} (${probe.path})`;
         // Names are per org: a write either finds nothing (404) or acts on this org's own namespace.
         if (res.status !== 404 && (res.status < 200 || res.status > 299)) failures.push(`${where}: got ${res.status} ${seen(res).slice(-300)}`);
-        const forbidden = [...b.secrets, b.flow, b.trail, b.attestationName, b.attestationId, b.fingerprint, b.repoName];
+        const forbidden = [...b.secrets, b.flow, b.trail, b.attestationName, b.attestationId, b.fingerprint, b.repoName, b.serviceAccount, b.keyId];
         const shown = leaked(res, forbidden.filter((s) => !probe.carried.includes(s)));
         if (shown.length) failures.push(`${where}: shows ${shown.join(', ')}`);
       }
@@ -284,7 +307,9 @@ describe('tenancy over every org-scoped route', () => {
     for (const w of [a, b]) {
       const own = await snapshot(w);
       const text = JSON.stringify(own);
-      for (const s of [w.flow, w.trail, w.attestationName, w.attestationId, w.fingerprint, w.repoName]) expect(text).toContain(s);
+      for (const s of [w.flow, w.trail, w.attestationName, w.attestationId, w.fingerprint, w.repoName, w.serviceAccount, w.keyId]) {
+        expect(text).toContain(s);
+      }
       const evidence = await raw(
         t.http().get(`/api/v2/attestations/${w.org.name}/${w.flow}/trail/${w.trail}/attestation/${w.attestationId}/evidence`).set(...bearer(w.org.adminKey)),
       );
