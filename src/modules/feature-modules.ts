@@ -1,3 +1,4 @@
+import { ActionsModule } from './actions/actions.module';
 import { ArtifactsModule } from './artifacts/artifacts.module';
 import { AttestationsModule } from './attestations/attestations.module';
 import { GenericAttestationModule } from './attestations/types/generic/generic-attestation.module';
@@ -26,4 +27,5 @@ export const FEATURE_MODULES = [
   ArtifactsModule,
   AttestationsModule,
   GenericAttestationModule,
+  ActionsModule,
 ];

@@ -22,6 +22,8 @@ interface World {
   serviceAccount: string;
   /** A key of that service account. */
   keyId: string;
+  /** The number of the org's last action, an environment action. */
+  actionNumber: number;
   /** Strings that exist only in this org's stored data: no request of another org ever contains them. */
   secrets: string[];
 }
@@ -38,6 +40,8 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   expression: (w) => String(w.lastMoment), // a moment expression: this trail's latest moment number
   service_account: (w) => w.serviceAccount,
   key_id: (w) => w.keyId,
+  number: (w) => String(w.actionNumber), // an action number: this org's last one
+  notification_number: (w) => String(w.actionNumber),
 };
 /** The same for query string fields. */
 const QUERY_FILLERS: Record<string, (w: World) => string> = {
@@ -71,6 +75,8 @@ const WRITE_BODIES: Record<string, (req: Test) => Test> = {
   'POST /api/v2/service-accounts/:org/:service_account/api-keys/:key_id/rotate': (req) => req.send({}),
   'DELETE /api/v2/api-keys/:org/:key_id': (req) => req,
   'POST /api/v2/api-keys/:org/:key_id/rotate': (req) => req.send({}),
+  'DELETE /api/v2/actions/:org/:number': (req) => req,
+  'DELETE /api/v2/organizations/:org/environments_notifications/:notification_number': (req) => req,
 };
 
 /**
@@ -102,7 +108,7 @@ describe('tenancy over every org-scoped route', () => {
   };
   const leaked = (res: Response, strings: string[]) => strings.filter((s) => seen(res).includes(s));
 
-  async function seed(features: string[], extraAttestations: number): Promise<World> {
+  async function seed(features: string[], extraAttestations: number, flowActions: number): Promise<World> {
     const org = await createOrg(t, { features });
     const id = hex(4);
     const w: World = {
@@ -116,6 +122,7 @@ describe('tenancy over every org-scoped route', () => {
       lastMoment: 0,
       serviceAccount: `bot-${id}-${hex(3)}`,
       keyId: '',
+      actionNumber: 0,
       secrets: [org.name, org.adminEmail],
     };
     const secret = (what: string) => {
@@ -160,6 +167,17 @@ describe('tenancy over every org-scoped route', () => {
       .send({ description: secret('key') })
       .expect(201);
     w.keyId = key.body.id;
+    // Actions: e-mail targets (nothing is sent over a network); the last one an environment action.
+    const target = () => [{ type: 'EMAIL', emails: [`${secret('mail')}@example.com`] }];
+    for (let i = 0; i < flowActions; i++) {
+      await as(t.http().put(`/api/v2/actions/${org.name}/flows`))
+        .send({ name: secret('flow-action'), flows: [w.flow], triggers: ['ON_ATTESTATION'], targets: target() })
+        .expect(201);
+    }
+    const env = await as(t.http().put(`/api/v2/actions/${org.name}/environments`))
+      .send({ name: secret('env-action'), environments: [secret('env')], triggers: ['ON_COMPLIANT_ENV'], targets: target() })
+      .expect(201);
+    w.actionNumber = env.body.number;
     return w;
   }
 
@@ -174,6 +192,7 @@ describe('tenancy over every org-scoped route', () => {
       repo: await get(`/api/v2/repos/${w.org.name}/${encodeURIComponent(w.repoName)}`),
       serviceAccounts: await get(`/api/v2/service-accounts/${w.org.name}`),
       keys: await get(`/api/v2/service-accounts/${w.org.name}/${w.serviceAccount}/api-keys`),
+      actions: await get(`/api/v2/actions/${w.org.name}`),
     };
   }
 
@@ -230,10 +249,12 @@ describe('tenancy over every org-scoped route', () => {
   beforeAll(async () => {
     t = await startTestApp();
     const features = [...BETA_FEATURES];
-    a = await seed(features, 0);
-    // b's trail has more moments than a's, so b's latest moment number does not exist in a's trail.
-    b = await seed(features, 3);
+    a = await seed(features, 0, 1);
+    // b's trail has more moments than a's, so b's latest moment number does not exist in a's trail; the same
+    // for its last action's number.
+    b = await seed(features, 3, 2);
     expect(b.lastMoment).toBeGreaterThan(a.lastMoment);
+    expect(b.actionNumber).toBeGreaterThan(a.actionNumber);
     routes = listRoutes(t.app).filter((r) => r.policy.scope === 'org-scoped');
   });
   afterAll(() => t.close());
