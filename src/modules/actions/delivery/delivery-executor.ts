@@ -6,7 +6,7 @@ import { AppConfig } from '../../../common/config/app-config';
 import { InjectConfig } from '../../../common/config/config.decorators';
 import { JsonLogger } from '../../../common/logging/json-logger';
 import { UnitOfWork } from '../../../database/unit-of-work';
-import { ActionTarget } from '../domain/action-target';
+import { ActionTarget, receiverKey } from '../domain/action-target';
 import { DeliveryContext, emailMessage, signature, slackMessage, webhookBody } from '../domain/notification';
 import { ActionRepository } from '../persistence/action.repository';
 import { DeliveryRepository, LeasedDelivery } from '../persistence/delivery.repository';
@@ -21,6 +21,8 @@ const LEASE_MARGIN_MS = 5_000;
 /** Fast-path attempts running at once in this process, in all and per receiver (a hanging receiver holds at most its share). */
 const FAST_MAX_IN_FLIGHT = 128;
 const FAST_MAX_PER_RECEIVER = 8;
+/** Durable-path attempts (jobs) per receiver at once in this process: a hanging receiver holds at most 2 of the workers. */
+const JOB_MAX_PER_RECEIVER = 2;
 const USER_AGENT = 'Veritrail-Notifications/1.0';
 
 /**
@@ -54,23 +56,28 @@ export class DeliveryExecutor implements BeforeApplicationShutdown {
    * room for it; otherwise the delivery waits for its job.
    */
   tryNow(id: string, receiver: string): void {
-    const forReceiver = this.perReceiver.get(receiver) ?? 0;
-    if (this.stopping || this.inFlight >= FAST_MAX_IN_FLIGHT || forReceiver >= FAST_MAX_PER_RECEIVER) return;
+    if (this.stopping || this.inFlight >= FAST_MAX_IN_FLIGHT || (this.perReceiver.get(receiver) ?? 0) >= FAST_MAX_PER_RECEIVER) return;
     this.inFlight++;
-    this.perReceiver.set(receiver, forReceiver + 1);
-    const run = this.attempt(id)
+    this.take(receiver);
+    const run = this.attemptLeased(id, null)
       .catch((error) => this.logger.warn('notification attempt failed to run', { delivery_id: id, error: (error as Error).message }))
       .finally(() => {
         this.inFlight--;
-        const left = (this.perReceiver.get(receiver) ?? 1) - 1;
-        if (left > 0) this.perReceiver.set(receiver, left);
-        else this.perReceiver.delete(receiver);
+        this.release(receiver);
         this.running.delete(run);
       });
     this.running.add(run);
   }
 
-  async attempt(id: string): Promise<AttemptOutcome> {
+  /**
+   * One attempt from the durable path (a job). `busy` when the delivery is in flight elsewhere, or when this
+   * process already has its share of attempts in flight to the same receiver.
+   */
+  attempt(id: string): Promise<AttemptOutcome> {
+    return this.attemptLeased(id, JOB_MAX_PER_RECEIVER);
+  }
+
+  private async attemptLeased(id: string, maxPerReceiver: number | null): Promise<AttemptOutcome> {
     const { deliveryTimeoutMs, deliveryAttempts } = this.config.actions;
     const manager = this.dataSource.manager;
     const leased = await this.deliveries.lease(manager, id, deliveryTimeoutMs + LEASE_MARGIN_MS);
@@ -79,9 +86,17 @@ export class DeliveryExecutor implements BeforeApplicationShutdown {
       await this.deliveries.abandon(manager, id, 'the action was deleted or changed its targets');
       return 'done';
     }
+    const receiver = receiverKey(leased.target);
+    if (maxPerReceiver !== null) {
+      if ((this.perReceiver.get(receiver) ?? 0) >= maxPerReceiver) {
+        await this.deliveries.releaseLease(manager, id);
+        return 'busy';
+      }
+      this.take(receiver);
+    }
     const startedAt = new Date(this.clock.now());
     const started = performance.now();
-    const result = await this.send(leased, leased.target, startedAt);
+    const result = await this.send(leased, leased.target, startedAt).finally(() => maxPerReceiver !== null && this.release(receiver));
     const durationMs = Math.round(performance.now() - started);
     if (this.stopping) return 'busy';
     const attempt = leased.attempts + 1;
@@ -105,6 +120,16 @@ export class DeliveryExecutor implements BeforeApplicationShutdown {
       this.logger.warn('notification dead-lettered', { delivery_id: id, action_id: leased.action_id, attempts: attempt, error: result.error });
     }
     return status === 'pending' ? 'retry' : 'done';
+  }
+
+  private take(receiver: string): void {
+    this.perReceiver.set(receiver, (this.perReceiver.get(receiver) ?? 0) + 1);
+  }
+
+  private release(receiver: string): void {
+    const left = (this.perReceiver.get(receiver) ?? 1) - 1;
+    if (left > 0) this.perReceiver.set(receiver, left);
+    else this.perReceiver.delete(receiver);
   }
 
   private send(d: LeasedDelivery, target: ActionTarget, at: Date): Promise<SendResult> {

@@ -29,7 +29,6 @@ const STALE_AFTER_MS = 30 * 60_000;
 const KEEP_EVENTS_MS = 7 * 24 * 3_600_000;
 const KEEP_DELIVERIES_MS = 30 * 24 * 3_600_000;
 
-class StillInFlight extends Error {}
 class AttemptFailed extends Error {}
 
 /**
@@ -41,7 +40,9 @@ class AttemptFailed extends Error {}
  * 2. after that commit it attempts each new delivery at once (the fast path, DeliveryExecutor.tryNow);
  * 3. the job is the durable path: if the fast path did not deliver (failed, no room, or the process died), the
  *    job attempts it, and pg-boss retries a failed attempt with exponential backoff and jitter until the
- *    delivery is delivered or dead-lettered after ACTIONS_DELIVERY_ATTEMPTS attempts.
+ *    delivery is delivered or dead-lettered after ACTIONS_DELIVERY_ATTEMPTS attempts. A job that finds its
+ *    delivery in flight (elsewhere, or to a receiver this process already has 2 attempts waiting on) puts a
+ *    new job a retry delay later in its place.
  * An event is marked dispatched only together with its deliveries and jobs: a process that dies at any point
  * loses nothing; a receiver may see a delivery twice, never miss one.
  */
@@ -201,8 +202,12 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
           pollingIntervalSeconds: 2,
           handle: async (job) => {
             const outcome: AttemptOutcome = await this.executor.attempt(job.data.deliveryId);
+            // Not attempted: a new job a little later takes its place (pg-boss's retries are for real attempts).
+            if (outcome === 'busy') {
+              const delay = this.config.actions.retryDelaySeconds * (1 + Math.random());
+              await this.jobs.send(ACTION_DELIVERY_QUEUE, { deliveryId: job.data.deliveryId }, this.jobSpec(delay));
+            }
             // Throwing hands the job back to pg-boss, which retries it with backoff and jitter.
-            if (outcome === 'busy') throw new StillInFlight(`delivery ${job.data.deliveryId} is being attempted elsewhere`);
             if (outcome === 'retry') throw new AttemptFailed(`delivery ${job.data.deliveryId} failed; retrying`);
           },
         });
@@ -216,7 +221,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   private jobSpec(startInSeconds: number) {
     const { deliveryAttempts, retryDelaySeconds, deliveryTimeoutMs } = this.config.actions;
     return {
-      // pg-boss retries count runs that found the delivery in flight elsewhere or whose process died: some slack.
+      // pg-boss also retries a job whose process died mid-attempt: some slack above the attempts.
       retryLimit: deliveryAttempts + 3,
       retryDelaySeconds,
       retryBackoff: true,

@@ -81,6 +81,11 @@ export class DeliveryRepository {
     return rows[0] ?? null;
   }
 
+  /** Gives a lease back without an attempt. */
+  async releaseLease(manager: EntityManager, id: string): Promise<void> {
+    await manager.query(`UPDATE action_deliveries SET lease_until = NULL WHERE id = $1`, [id]);
+  }
+
   /** The state of a delivery that could not be leased: gone, finished, or in flight elsewhere. */
   async state(manager: EntityManager, id: string): Promise<'missing' | 'finished' | 'in_flight'> {
     const rows: Array<{ status: string }> = await manager.query(`SELECT status FROM action_deliveries WHERE id = $1`, [id]);
