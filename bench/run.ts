@@ -46,6 +46,13 @@ const BENCHES: Record<string, Bench> = {
     // the time-span case needs 50,000 rows after the first 40%
     quick: '--rows 100000 --samples 20',
   },
+  notifications: {
+    script: 'bench/notifications/run.ts',
+    needsBuild: true,
+    what: 'notification delivery lag, attestation commit to a local webhook receiver, at a steady rate',
+    options: '[--rate N] [--seconds N] [--hang] [--md]',
+    quick: '--rate 20 --seconds 2',
+  },
   moments: {
     script: 'bench/moments/run.ts',
     needsBuild: true,
