@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { AppError } from '../../../common/errors/app-error';
+import { JsonLogger } from '../../../common/logging/json-logger';
 import { StoredOutboxEvent } from '../../outbox/outbox.module';
 import { TrailStateReader } from '../../trails/trails.module';
 import { complianceTrigger } from '../domain/trail-compliance';
@@ -24,6 +26,7 @@ export class ComplianceWatch {
   constructor(
     private readonly trails: TrailStateReader,
     private readonly statuses: TrailStatusRepository,
+    private readonly logger: JsonLogger,
   ) {}
 
   async observe(manager: EntityManager, event: StoredOutboxEvent): Promise<ComplianceChange | null> {
@@ -41,8 +44,18 @@ export class ComplianceWatch {
     return trigger ? { trigger, status: status.status, previous, momentNumber } : null;
   }
 
+  /**
+   * The trail's status at a moment; null when the event names a trail or moment that does not exist (it then
+   * fires no compliance trigger). Database errors are thrown: the relay's batch is retried.
+   */
   private async statusAt(orgId: string, flow: string, trail: string, moment: number): Promise<{ trailId: string; status: string } | null> {
-    const at = await this.trails.readAt(orgId, flow, trail, { kind: 'number', number: moment });
-    return at.state ? { trailId: at.trail.id, status: at.state.compliance.status } : null;
+    try {
+      const at = await this.trails.readAt(orgId, flow, trail, { kind: 'number', number: moment });
+      return at.state ? { trailId: at.trail.id, status: at.state.compliance.status } : null;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      this.logger.warn('compliance watch: event names no trail moment', { flow, trail, moment, error: error.message });
+      return null;
+    }
   }
 }
