@@ -53,6 +53,13 @@ const BENCHES: Record<string, Bench> = {
     options: '[--pods N] [--images N] [--rounds N] [--samples N] [--fleet N] [--fleet-pods N] [--fleet-seconds S] [--node-args F] [--md]',
     quick: '--pods 500 --images 100 --rounds 1 --samples 3 --fleet 2 --fleet-pods 100 --fleet-seconds 10',
   },
+  notifications: {
+    script: 'bench/notifications/run.ts',
+    needsBuild: true,
+    what: 'notification delivery lag, attestation commit to a local webhook receiver, at a steady rate',
+    options: '[--rate N] [--seconds N] [--hang] [--md]',
+    quick: '--rate 20 --seconds 2',
+  },
   moments: {
     script: 'bench/moments/run.ts',
     needsBuild: true,

@@ -56,12 +56,17 @@ export class JobQueue implements OnApplicationShutdown {
   /** Sends a job in the caller's transaction: it exists only if that transaction commits. */
   async sendIn<T extends object>(manager: EntityManager, queue: string, data: T, spec: JobSpec = {}): Promise<string | null> {
     const boss = await this.ready(queue);
-    const runner = manager.queryRunner;
-    if (!runner) throw new Error('JobQueue.sendIn needs a transactional EntityManager (UnitOfWork.run)');
-    const db: PgBoss.Db = {
-      executeSql: async (text, values) => ({ rows: (await runner.query(text, values, true)).records }),
-    };
-    return boss.send(queue, data, { ...options(spec), db });
+    return boss.send(queue, data, { ...options(spec), db: transactionDb(manager) });
+  }
+
+  /** Sends several jobs of one queue in the caller's transaction, in one statement. */
+  async sendManyIn<T extends object>(manager: EntityManager, queue: string, jobs: Array<{ data: T; spec?: JobSpec }>): Promise<void> {
+    if (!jobs.length) return;
+    const boss = await this.ready(queue);
+    await boss.insert(
+      jobs.map(({ data, spec = {} }) => ({ name: queue, data, ...insertOptions(spec) })),
+      { db: transactionDb(manager) },
+    );
   }
 
   /** Deletes a job that is no longer needed (its work was done another way). */
@@ -119,6 +124,23 @@ export class JobQueue implements OnApplicationShutdown {
     })();
     return this.starting;
   }
+}
+
+/** pg-boss's database handle on the caller's transaction. */
+function transactionDb(manager: EntityManager): PgBoss.Db {
+  const runner = manager.queryRunner;
+  if (!runner) throw new Error('JobQueue.sendIn needs a transactional EntityManager (UnitOfWork.run)');
+  return { executeSql: async (text, values) => ({ rows: (await runner.query(text, values, true)).records }) };
+}
+
+/** The same options for `insert` (its field names differ from `send`'s). */
+function insertOptions(spec: JobSpec): Omit<PgBoss.JobInsert, 'name' | 'data'> {
+  const out: Omit<PgBoss.JobInsert, 'name' | 'data'> = { retryLimit: spec.retryLimit ?? 0, expireInSeconds: spec.expireInSeconds ?? 15 * 60 };
+  if (spec.id !== undefined) out.id = spec.id;
+  if (spec.retryDelaySeconds !== undefined) out.retryDelay = spec.retryDelaySeconds;
+  if (spec.retryBackoff !== undefined) out.retryBackoff = spec.retryBackoff;
+  if (spec.startAfter !== undefined) out.startAfter = spec.startAfter;
+  return out;
 }
 
 function options(spec: JobSpec): PgBoss.SendOptions {

@@ -1,3 +1,4 @@
+import { ActionsModule } from './actions/actions.module';
 import { ArtifactsModule } from './artifacts/artifacts.module';
 import { AttestationsModule } from './attestations/attestations.module';
 import { DecisionAttestationModule } from './attestations/types/decision/decision-attestation.module';
@@ -48,4 +49,5 @@ export const FEATURE_MODULES = [
   DockerEnvironmentTypeModule,
   ServerEnvironmentTypeModule,
   LambdaEnvironmentTypeModule,
+  ActionsModule,
 ];

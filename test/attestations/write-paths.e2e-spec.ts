@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { AttestationRecorder, AttestationTypeRegistry, RecordAttestationInput } from '../../src/modules/attestations/attestations.module';
 import { StagedEvidence } from '../../src/modules/attestations/upload/staged-evidence';
 import { UnitOfWork } from '../../src/database/unit-of-work';
+import { Outbox } from '../../src/modules/outbox/outbox.module';
 import { bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { FP, reportArtifact } from './helpers';
@@ -14,18 +15,22 @@ import { FP, reportArtifact } from './helpers';
  * - fallback: one transaction for the group (prepareMany + insert), what a group takes when it needs
  *             lookups or its one-statement write failed;
  * - at once:  one statement for the group (recordGroupAtOnce), the common ingest case.
+ * The orgs subscribe to the outbox's attestation and trail events, and every path must raise the same events
+ * too; an org without subscriptions gets none.
  */
 describe('attestation write paths (differential)', () => {
   let t: TestApp;
   let recorder: AttestationRecorder;
   let uow: UnitOfWork;
   let registry: AttestationTypeRegistry;
+  let outbox: Outbox;
 
   beforeAll(async () => {
     t = await startTestApp();
     recorder = t.app.get(AttestationRecorder, { strict: false });
     uow = t.app.get(UnitOfWork, { strict: false });
     registry = t.app.get(AttestationTypeRegistry, { strict: false });
+    outbox = t.app.get(Outbox, { strict: false });
   });
   afterAll(() => t.close());
 
@@ -69,14 +74,15 @@ describe('attestation write paths (differential)', () => {
     { trail: 'three', data: { attestation_name: 'new-trail', is_compliant: true } },
   ];
 
-  async function setUp(): Promise<{ org: TestOrg; orgId: string }> {
+  async function setUp(subscribed = true): Promise<{ org: TestOrg; orgId: string }> {
     const org = await createOrg(t);
+    const [{ id }] = await t.dataSource.query(`SELECT id FROM organizations WHERE name = $1`, [org.name]);
+    if (subscribed) await uow.run((manager) => outbox.subscribe(manager, 'write-paths-spec', id, ['attestation.recorded', 'trail.started']));
     await t.http().put(`/api/v2/flows/${org.name}`).set(...bearer(org.adminKey)).send({ name: 'app' }).expect(201);
     for (const trail of ['one', 'two']) {
       await t.http().put(`/api/v2/trails/${org.name}/app`).set(...bearer(org.adminKey)).field('data_json', JSON.stringify({ name: trail })).expect(201);
     }
     await reportArtifact(t, org.adminKey, org.name, 'app', 'one', FP('a'), 'web');
-    const [{ id }] = await t.dataSource.query(`SELECT id FROM organizations WHERE name = $1`, [org.name]);
     return { org, orgId: id };
   }
 
@@ -145,7 +151,15 @@ describe('attestation write paths (differential)', () => {
        WHERE o.name = $1 ORDER BY a.flow_seq`,
       [orgName],
     );
-    return { attestations, moments, trails, counters, times };
+    // Events in the order they were appended, attestation ids replaced by the row's flow_seq.
+    const events = await t.dataSource.query(
+      `SELECT e.type, e.subject, e.payload - 'attestation_id' - 'created_by' AS payload, a.flow_seq::int AS attestation_flow_seq
+       FROM outbox_events e JOIN organizations o ON o.id = e.org_id
+       LEFT JOIN attestations a ON a.id = (e.payload->>'attestation_id')::uuid
+       WHERE o.name = $1 ORDER BY e.id`,
+      [orgName],
+    );
+    return { attestations, moments, trails, counters, times, events };
   }
 
   function expectSane(result: Awaited<ReturnType<typeof stored>>, recorded: Array<{ attestationIds: string[] }>, specs: Spec[]) {
@@ -181,14 +195,64 @@ describe('attestation write paths (differential)', () => {
     ]);
     expect(single.counters).toEqual([{ name: 'app', attestation_count: 6 }]);
     expect(single.attestations[4].user_data).toEqual({ toString: 1, nested: [1, { a: null }] });
+    // the events: the two trails begun in setUp, then one per stored row, in arrival order
+    expect(single.events.map((e: any) => [e.type, e.subject.trail, e.attestation_flow_seq])).toEqual([
+      ['trail.started', 'one', null],
+      ['trail.started', 'two', null],
+      ['attestation.recorded', 'one', 1],
+      ['attestation.recorded', 'one', 2],
+      ['attestation.recorded', 'two', 3],
+      ['attestation.recorded', 'one', 4],
+      ['attestation.recorded', 'one', 5],
+      ['attestation.recorded', 'two', 6],
+    ]);
+    expect(single.events[3]).toEqual({
+      type: 'attestation.recorded',
+      subject: { flow: 'app', trail: 'one' },
+      payload: {
+        attestation_name: 'unit',
+        attestation_type: 'generic',
+        is_compliant: true,
+        artifact_name: 'api',
+        artifact_fingerprint: null,
+        moment_number: 3,
+        reported_by: 'writer@example.com',
+      },
+      attestation_flow_seq: 2,
+    });
     for (const other of [fallback, atOnce]) {
-      expect({ attestations: other.attestations, moments: other.moments, trails: other.trails, counters: other.counters }).toEqual({
+      expect({ attestations: other.attestations, moments: other.moments, trails: other.trails, counters: other.counters, events: other.events }).toEqual({
         attestations: single.attestations,
         moments: single.moments,
         trails: single.trails,
         counters: single.counters,
+        events: single.events,
       });
     }
+  });
+
+  it('an org that subscribes to nothing gets no events, on any path', async () => {
+    for (const write of Object.values(paths)) {
+      const { org, orgId } = await setUp(false);
+      await write(inputsFor(orgId, common));
+      expect((await stored(org.name)).attestations).toHaveLength(6);
+      expect((await stored(org.name)).events).toEqual([]);
+    }
+  });
+
+  it("the one-statement path never leaves events out on a stale copy of the subscriptions: it declines, then catches up", async () => {
+    const { org, orgId } = await setUp(false);
+    const [first, second, third] = common.slice(1, 4).map((spec) => inputsFor(orgId, [spec]));
+    expect(await recorder.recordGroupAtOnce(first)).not.toBeNull(); // this process's copy: nobody subscribes
+    // The org subscribes behind this process's back (as through another process): the copy is stale now.
+    await uow.run((manager) => outbox.subscribe(manager, 'write-paths-spec', orgId, ['attestation.recorded']));
+    expect(await recorder.recordGroupAtOnce(second)).toBeNull();
+    expect((await stored(org.name)).attestations).toHaveLength(1);
+    // Declining refreshed the copy: the next group is written with its event.
+    expect(await recorder.recordGroupAtOnce(third)).not.toBeNull();
+    const after = await stored(org.name);
+    expect(after.attestations).toHaveLength(2);
+    expect(after.events.map((e: any) => [e.type, e.attestation_flow_seq])).toEqual([['attestation.recorded', 2]]);
   });
 
   it('attestations that need lookups: the one-statement path declines them, single and fallback agree', async () => {
@@ -215,6 +279,15 @@ describe('attestation write paths (differential)', () => {
       { name: 'three', last_moment: 2 },
       { name: 'two', last_moment: 2 },
     ]);
-    expect({ ...fallback, times: undefined }).toEqual({ ...single, times: undefined });
+    // Events: the same, in the same order within each trail (the group path begins its new trails first).
+    expect({ ...fallback, times: undefined, events: perTrail(fallback.events) }).toEqual({ ...single, times: undefined, events: perTrail(single.events) });
+    expect(perTrail(single.events).three.map((e: any) => e.type)).toEqual(['trail.started', 'attestation.recorded']);
   });
 });
+
+/** Events grouped by trail, in their order. */
+function perTrail(events: Array<{ subject: { trail: string } }>): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const e of events) (out[e.subject.trail] ??= []).push(e);
+  return out;
+}

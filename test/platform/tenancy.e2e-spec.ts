@@ -27,6 +27,11 @@ interface World {
   tagValue: string;
   /** The trail's latest moment number. */
   lastMoment: number;
+  serviceAccount: string;
+  /** A key of that service account. */
+  keyId: string;
+  /** The number of the org's last action, an environment action. */
+  actionNumber: number;
   /** Strings that exist only in this org's stored data: no request of another org ever contains them. */
   secrets: string[];
 }
@@ -47,6 +52,10 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   snapshot_expression: (w) => String(w.lastSnapshot), // this environment's latest snapshot number
   resource_type: () => 'flow', // PATCH /tags/{org}/{resource_type}/{resource_id}
   resource_id: (w) => w.flow,
+  service_account: (w) => w.serviceAccount,
+  key_id: (w) => w.keyId,
+  number: (w) => String(w.actionNumber), // an action number: this org's last one
+  notification_number: (w) => String(w.actionNumber),
 };
 /** The same for query string fields. */
 const QUERY_FILLERS: Record<string, (w: World) => string> = {
@@ -99,6 +108,15 @@ const WRITE_BODIES: Record<string, (req: Test) => Test> = {
   'POST /api/v2/controls/:org/:identifier/archive': (req) => req,
   'POST /api/v2/controls/:org/:identifier/unarchive': (req) => req,
   'POST /api/v2/evaluations/:org/:id/replay': (req) => req,
+  'PATCH /api/v2/service-accounts/:org/:service_account': (req) => req.send({ description: 'tenancy-probe' }),
+  'DELETE /api/v2/service-accounts/:org/:service_account': (req) => req,
+  'POST /api/v2/service-accounts/:org/:service_account/api-keys': (req) => req.send({ description: 'tenancy-probe' }),
+  'DELETE /api/v2/service-accounts/:org/:service_account/api-keys/:key_id': (req) => req,
+  'POST /api/v2/service-accounts/:org/:service_account/api-keys/:key_id/rotate': (req) => req.send({}),
+  'DELETE /api/v2/api-keys/:org/:key_id': (req) => req,
+  'POST /api/v2/api-keys/:org/:key_id/rotate': (req) => req.send({}),
+  'DELETE /api/v2/actions/:org/:number': (req) => req,
+  'DELETE /api/v2/organizations/:org/environments_notifications/:notification_number': (req) => req,
 };
 /** Bodies that name an org's own resources (filled per request, for the org whose key sends it). */
 const OWN_WRITE_BODIES: Record<string, (req: Test, own: World) => Test> = {
@@ -138,7 +156,7 @@ describe('tenancy over every org-scoped route', () => {
   };
   const leaked = (res: Response, strings: string[]) => strings.filter((s) => seen(res).includes(s));
 
-  async function seed(features: string[], extraAttestations: number, reports: number): Promise<World> {
+  async function seed(features: string[], extraAttestations: number, reports: number, flowActions: number): Promise<World> {
     const org = await createOrg(t, { features });
     const id = hex(4);
     const w: World = {
@@ -156,6 +174,9 @@ describe('tenancy over every org-scoped route', () => {
       lastSnapshot: 0,
       tagValue: `tag-${id}-${hex(3)}`,
       lastMoment: 0,
+      serviceAccount: `bot-${id}-${hex(3)}`,
+      keyId: '',
+      actionNumber: 0,
       secrets: [org.name, org.adminEmail],
     };
     const secret = (what: string) => {
@@ -213,6 +234,24 @@ describe('tenancy over every org-scoped route', () => {
     w.attestationId = list.body.data.find((x: any) => x.attestation_name === w.attestationName).attestation_id;
     const trail = await as(t.http().get(`/api/v2/trails/${org.name}/${w.flow}/${w.trail}`)).expect(200);
     w.lastMoment = trail.body.last_moment;
+    await as(t.http().post(`/api/v2/service-accounts/${org.name}`))
+      .send({ name: w.serviceAccount, description: secret('bot'), privilege: 'member' })
+      .expect(201);
+    const key = await as(t.http().post(`/api/v2/service-accounts/${org.name}/${w.serviceAccount}/api-keys`))
+      .send({ description: secret('key') })
+      .expect(201);
+    w.keyId = key.body.id;
+    // Actions: e-mail targets (nothing is sent over a network); the last one an environment action.
+    const target = () => [{ type: 'EMAIL', emails: [`${secret('mail')}@example.com`] }];
+    for (let i = 0; i < flowActions; i++) {
+      await as(t.http().put(`/api/v2/actions/${org.name}/flows`))
+        .send({ name: secret('flow-action'), flows: [w.flow], triggers: ['ON_ATTESTATION'], targets: target() })
+        .expect(201);
+    }
+    const env = await as(t.http().put(`/api/v2/actions/${org.name}/environments`))
+      .send({ name: secret('env-action'), environments: [secret('env')], triggers: ['ON_COMPLIANT_ENV'], targets: target() })
+      .expect(201);
+    w.actionNumber = env.body.number;
     return w;
   }
 
@@ -230,6 +269,9 @@ describe('tenancy over every org-scoped route', () => {
       repos: await get(`/api/v2/repos/${w.org.name}`),
       environments: await get(`/api/v2/environments/${w.org.name}`),
       snapshot: await get(`/api/v2/snapshots/${w.org.name}/${w.env}/latest`),
+      serviceAccounts: await get(`/api/v2/service-accounts/${w.org.name}`),
+      keys: await get(`/api/v2/service-accounts/${w.org.name}/${w.serviceAccount}/api-keys`),
+      actions: await get(`/api/v2/actions/${w.org.name}`),
     };
   }
 
@@ -290,12 +332,13 @@ describe('tenancy over every org-scoped route', () => {
   beforeAll(async () => {
     t = await startTestApp();
     const features = [...BETA_FEATURES];
-    a = await seed(features, 0, 1);
+    a = await seed(features, 0, 1, 1);
     // b's trail has more moments than a's, so b's latest moment number does not exist in a's trail; the same
-    // for b's environment's snapshots.
-    b = await seed(features, 3, 3);
+    // for b's environment's snapshots and for its last action's number.
+    b = await seed(features, 3, 3, 2);
     expect(b.lastMoment).toBeGreaterThan(a.lastMoment);
     expect(b.lastSnapshot).toBeGreaterThan(a.lastSnapshot);
+    expect(b.actionNumber).toBeGreaterThan(a.actionNumber);
     routes = listRoutes(t.app).filter((r) => r.policy.scope === 'org-scoped');
   });
   afterAll(() => t.close());
@@ -333,7 +376,7 @@ describe('tenancy over every org-scoped route', () => {
         if (res.status !== 404 && !(res.status === 200 && isEmptyList(json(res)))) {
           failures.push(`${where}: expected 404 or an empty list, got ${res.status} ${seen(res).slice(-300)}`);
         }
-        const forbidden = [...b.secrets, b.flow, b.trail, b.attestationName, b.attestationId, b.fingerprint, b.repoName, b.env, b.controlIdentifier, b.evaluationId];
+        const forbidden = [...b.secrets, b.flow, b.trail, b.attestationName, b.attestationId, b.fingerprint, b.repoName, b.env, b.controlIdentifier, b.evaluationId, b.serviceAccount, b.keyId];
         const shown = leaked(res, forbidden.filter((s) => !probe.carried.includes(s)));
         if (shown.length) failures.push(`${where}: shows ${shown.join(', ')}`);
       }
@@ -357,7 +400,7 @@ describe('tenancy over every org-scoped route', () => {
         const where = `${describeRoute(route)} with the ${probe.label} (${probe.path})`;
         // Names are per org: a write either finds nothing (404) or acts on this org's own namespace.
         if (res.status !== 404 && (res.status < 200 || res.status > 299)) failures.push(`${where}: got ${res.status} ${seen(res).slice(-300)}`);
-        const forbidden = [...b.secrets, b.flow, b.trail, b.attestationName, b.attestationId, b.fingerprint, b.repoName, b.env];
+        const forbidden = [...b.secrets, b.flow, b.trail, b.attestationName, b.attestationId, b.fingerprint, b.repoName, b.env, b.controlIdentifier, b.evaluationId, b.serviceAccount, b.keyId];
         const shown = leaked(res, forbidden.filter((s) => !probe.carried.includes(s)));
         if (shown.length) failures.push(`${where}: shows ${shown.join(', ')}`);
       }
@@ -376,6 +419,7 @@ describe('tenancy over every org-scoped route', () => {
       for (const s of [w.flow, w.trail, w.attestationName, w.attestationId, w.fingerprint, w.repoName, w.env, w.tagValue]) expect(text).toContain(s);
       // The environment's snapshot shows the artifact's provenance: this org's flow and trail.
       expect(own.snapshot.artifacts[0].flows).toEqual([expect.objectContaining({ flow_name: w.flow, trail_name: w.trail })]);
+      for (const s of [w.serviceAccount, w.keyId]) expect(text).toContain(s);
       const evidence = await raw(
         t.http().get(`/api/v2/attestations/${w.org.name}/${w.flow}/trail/${w.trail}/attestation/${w.attestationId}/evidence`).set(...bearer(w.org.adminKey)),
       );

@@ -10,6 +10,7 @@ import { Clock } from '../../src/common/clock/clock';
 import { AppConfig, loadConfig } from '../../src/common/config/app-config';
 import { JsonLogger } from '../../src/common/logging/json-logger';
 import { openDataSource, runMigrations } from '../../src/database/data-source';
+import { PgNotifications } from '../../src/database/pg-notifications';
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -45,6 +46,9 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
   await runMigrations(dataSource);
   const app = await createApp({ config, dataSource, adminToken, logger: new JsonLogger(config.logLevel), clock });
   await app.listen(0, '127.0.0.1');
+  // Verified keys are cached only while change notifications arrive: wait for them, so caching is deterministic.
+  const notifications = app.get(PgNotifications);
+  for (const deadline = Date.now() + 10_000; !notifications.listening && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
   const address = app.getHttpServer().address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${address.port}`;
   return {

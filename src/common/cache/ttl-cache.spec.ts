@@ -56,4 +56,13 @@ describe('TtlCache', () => {
     cache.clear();
     expect(cache.get('b')).toBeUndefined();
   });
+
+  it('deletes the entries whose value matches, and only those', () => {
+    const cache = new TtlCache<string, { owner: string } | null>(new ManualClock(), 5_000);
+    cache.set('a', { owner: 'x' });
+    cache.set('b', { owner: 'y' });
+    cache.set('c', null);
+    cache.deleteWhere((value) => value?.owner === 'x');
+    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([undefined, { owner: 'y' }, null]);
+  });
 });

@@ -35,6 +35,11 @@ export class TtlCache<K extends {}, V> {
     this.entries.delete(key);
   }
 
+  /** Deletes every entry whose value matches (a change that several entries may hold, such as an owner's keys). */
+  deleteWhere(matches: (value: V, key: K) => boolean): void {
+    for (const [key, boxed] of this.entries.entries()) if (matches(boxed.value, key)) this.entries.delete(key);
+  }
+
   clear(): void {
     this.entries.clear();
   }

@@ -44,9 +44,30 @@ describe('loadConfig', () => {
     [{ DATABASE_STATEMENT_TIMEOUT_MS: '0' }, /DATABASE_STATEMENT_TIMEOUT_MS .* got "0"/],
     [{ DATABASE_STATEMENT_TIMEOUT_MS: '3600001' }, /DATABASE_STATEMENT_TIMEOUT_MS .* got "3600001"/],
     [{ DATABASE_STATEMENT_TIMEOUT_MS: '1e4' }, /DATABASE_STATEMENT_TIMEOUT_MS .* got "1e4"/],
+    [{ ACTIONS_ALLOW_PRIVATE_TARGETS: 'sometimes' }, /^ACTIONS_ALLOW_PRIVATE_TARGETS must be true or false, got "sometimes"$/],
+    [{ ACTIONS_DELIVERY_TIMEOUT_MS: '10s' }, /^ACTIONS_DELIVERY_TIMEOUT_MS must be a whole number of milliseconds from 100 to 120000, got "10s"$/],
+    [{ ACTIONS_DELIVERY_ATTEMPTS: '0' }, /ACTIONS_DELIVERY_ATTEMPTS .* got "0"/],
+    [{ ACTIONS_RETRY_DELAY_SECONDS: '0.5' }, /ACTIONS_RETRY_DELAY_SECONDS .* got "0.5"/],
+    [{ SMTP_URL: 'http://mail.example.com' }, /^SMTP_URL must use smtp: or smtps:, got "http:"$/],
+    [{ SMTP_FROM: 'nobody' }, /^SMTP_FROM must be an e-mail address/],
   ])('rejects %j with one clear message', (env, message) => {
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(ConfigError);
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(message);
+  });
+
+  it('reads the notification settings, with defaults', () => {
+    expect(loadConfig({}).actions).toEqual({
+      allowPrivateTargets: false,
+      deliveryTimeoutMs: 10_000,
+      deliveryAttempts: 8,
+      retryDelaySeconds: 5,
+      smtpUrl: undefined,
+      smtpFrom: 'Veritrail <veritrail@localhost>',
+    });
+    expect(
+      loadConfig({ ACTIONS_ALLOW_PRIVATE_TARGETS: 'true', SMTP_URL: 'smtp://127.0.0.1:2525', SMTP_FROM: 'ops@example.com', ACTIONS_DELIVERY_ATTEMPTS: '3' })
+        .actions,
+    ).toMatchObject({ allowPrivateTargets: true, smtpUrl: 'smtp://127.0.0.1:2525', smtpFrom: 'ops@example.com', deliveryAttempts: 3 });
   });
 
   it('reads peer regions as a list or as JSON, trimming trailing slashes', () => {

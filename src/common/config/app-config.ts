@@ -19,6 +19,23 @@ export interface AppConfig {
   role: ProcessRole;
   evaluations: EvaluationSettings;
   database: DatabaseSettings;
+  actions: ActionsSettings;
+}
+
+/** How notifications of actions are sent (`ACTIONS_*`, `SMTP_*`). */
+export interface ActionsSettings {
+  /** Targets may resolve to private, loopback or link-local addresses (`ACTIONS_ALLOW_PRIVATE_TARGETS`). */
+  allowPrivateTargets: boolean;
+  /** One attempt's time limit, connection to answer (`ACTIONS_DELIVERY_TIMEOUT_MS`). */
+  deliveryTimeoutMs: number;
+  /** Attempts per delivery before it is dead-lettered (`ACTIONS_DELIVERY_ATTEMPTS`). */
+  deliveryAttempts: number;
+  /** Base of the exponential backoff between attempts (`ACTIONS_RETRY_DELAY_SECONDS`). */
+  retryDelaySeconds: number;
+  /** SMTP server for EMAIL targets (`SMTP_URL`, smtp:// or smtps://); none: e-mail deliveries fail. */
+  smtpUrl?: string;
+  /** Sender of notification e-mails (`SMTP_FROM`). */
+  smtpFrom: string;
 }
 
 /** How the service uses its PostgreSQL, whichever server (DATABASE_URL or embedded) it is. */
@@ -147,6 +164,28 @@ function loadEvaluationSettings(env: NodeJS.ProcessEnv): EvaluationSettings {
   };
 }
 
+function loadActionsSettings(env: NodeJS.ProcessEnv): ActionsSettings {
+  const smtpFrom = env.SMTP_FROM || 'Veritrail <veritrail@localhost>';
+  if (!/^[^\s@<>]+@[^\s@<>]+$|<[^\s@<>]+@[^\s@<>]+>$/.test(smtpFrom)) {
+    throw new ConfigError(`SMTP_FROM must be an e-mail address ("ops@example.com" or "Name <ops@example.com>"), got "${smtpFrom}"`);
+  }
+  return {
+    allowPrivateTargets: parseBoolean('ACTIONS_ALLOW_PRIVATE_TARGETS', env.ACTIONS_ALLOW_PRIVATE_TARGETS, false),
+    deliveryTimeoutMs: parseInteger(
+      'ACTIONS_DELIVERY_TIMEOUT_MS',
+      env.ACTIONS_DELIVERY_TIMEOUT_MS,
+      10_000,
+      100,
+      120_000,
+      'a whole number of milliseconds from 100 to 120000',
+    ),
+    deliveryAttempts: parseInteger('ACTIONS_DELIVERY_ATTEMPTS', env.ACTIONS_DELIVERY_ATTEMPTS, 8, 1, 50, 'a whole number from 1 to 50'),
+    retryDelaySeconds: parseInteger('ACTIONS_RETRY_DELAY_SECONDS', env.ACTIONS_RETRY_DELAY_SECONDS, 5, 1, 3600, 'a whole number of seconds from 1 to 3600'),
+    smtpUrl: env.SMTP_URL ? parseUrl('SMTP_URL', env.SMTP_URL, ['smtp:', 'smtps:']) : undefined,
+    smtpFrom,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = parsePort('PORT', env.PORT, 8080);
   const region = (env.REGION || 'eu') as Region;
@@ -184,5 +223,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     role,
     database: loadDatabaseSettings(env),
     evaluations: loadEvaluationSettings(env),
+    actions: loadActionsSettings(env),
   };
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ArtifactsModule } from '../artifacts/artifacts.module';
 import { LedgerModule } from '../ledger/ledger.module';
+import { OutboxModule } from '../outbox/outbox.module';
 import { ReposModule } from '../repos/repos.module';
 import { AttestationsController } from './attestations.controller';
 import { AttestMultipartHandler } from './commands/attest-multipart/attest-multipart.handler';
@@ -25,7 +26,7 @@ import { AttestationUploadPipe } from './upload/attestation-upload.pipe';
  * modules (decisions), and the read shape of an attestation re-exported below (for the trail read model).
  */
 @Module({
-  imports: [LedgerModule, ArtifactsModule, ReposModule],
+  imports: [LedgerModule, ArtifactsModule, ReposModule, OutboxModule],
   controllers: [AttestationsController],
   providers: [
     AttestationTypeRegistry,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { preparedQuery } from '../../../database/prepared-query';
 import { MomentSql } from '../../ledger/ledger.module';
+import { OutboxSql } from '../../outbox/outbox.module';
 import { StagedEvidence } from '../upload/staged-evidence';
 import { AttestationRow } from './attestation.reader';
 import { BLOB_TUPLE, evidenceBlobInsertSql } from './evidence.store';
@@ -82,6 +83,32 @@ function insertRowsSql(row: string, placement: { flowId: string; trailId: string
 }
 
 /**
+ * How the one-statement group treats events: `{ withEvents: true }` appends the event of every row whose org
+ * subscribes (checked row by row in SQL); `{ unchangedSince: version }` appends none, and writes nothing at all
+ * unless the subscriptions are still at that version (the caller's copy said no org of the group subscribes).
+ */
+export type GroupEvents = { withEvents: true } | { unchangedSince: string };
+
+/** The outbox event of each stored attestation row (one per slot filled). */
+export const ATTESTATION_RECORDED = 'attestation.recorded';
+
+/**
+ * The `attestation.recorded` events of the rows of `from` (alias `row`, with the row columns, `moment_number`
+ * and `ord`), appended in `ord` order when `wanted` holds: the one definition of the event both write
+ * statements use, so every write path raises the same events. Subject `{flow, trail}`; payload: the row's id,
+ * name, type, verdict, slot, moment and reporter.
+ */
+function attestationEventsSql(row: string, names: { flow: string; trail: string }, from: string, wanted: string): string {
+  return OutboxSql.insert(
+    `SELECT ${row}.org_id, '${ATTESTATION_RECORDED}', jsonb_build_object('flow', ${names.flow}, 'trail', ${names.trail}),
+       jsonb_build_object('attestation_id', ${row}.id, 'attestation_name', ${row}.name, 'attestation_type', ${row}.attestation_type,
+         'is_compliant', ${row}.is_compliant, 'artifact_name', ${row}.artifact_name, 'artifact_fingerprint', ${row}.artifact_fingerprint,
+         'moment_number', ${row}.moment_number, 'reported_by', ${row}.reported_by)
+     FROM ${from} WHERE ${wanted} ORDER BY ${row}.ord`,
+  );
+}
+
+/**
  * The flow counters: `n` more attestations for each flow of `perFlow` (columns org_id, flow_id, n). Returns
  * flow_id, attestation_count (after) and last_attested_at, which never goes back in time within a flow (so
  * created_at follows flow_seq). A flow's first attestation creates its counter row.
@@ -106,23 +133,32 @@ export class AttestationRepository {
 
   /**
    * Allocates the next flow_seq numbers (dense: the counter row stays locked until commit) and inserts the
-   * rows in that order, in one statement. Every row must belong to the same flow.
+   * rows in that order, in one statement, with their `attestation.recorded` events when the org subscribes to
+   * them (a one-time check: the rows are all of one org). Every row must belong to the same flow.
    */
   async insert(manager: EntityManager, rows: AttestationWriteRow[]): Promise<void> {
     if (!rows.length) return;
     const flowId = rows[0].flow_id;
     if (rows.some((r) => r.flow_id !== flowId)) throw new Error('AttestationRepository.insert: attestations of several flows');
     const ordered = rows.map((row, i) => ({ ...row, ord: i + 1 }));
+    const columns = recordsetColumns([['ord', 'int'], ['flow_id', 'uuid'], ['trail_id', 'uuid'], ['moment_number', 'int']]);
     await manager.query(
       `WITH p AS (
          SELECT $1::uuid AS org_id, $2::uuid AS flow_id, $3::int AS n
        ), c AS (
          ${counterSql('p')}
+       ), recorded AS (
+         ${attestationEventsSql(
+           'r',
+           { flow: 'f.name', trail: 't.name' },
+           `jsonb_to_recordset($4::jsonb) AS r(${columns}) JOIN trails t ON t.id = r.trail_id JOIN flows f ON f.id = r.flow_id`,
+           OutboxSql.wanted('$1::uuid', ATTESTATION_RECORDED),
+         )}
        )
        ${insertRowsSql(
          'r',
          { flowId: 'r.flow_id', trailId: 'r.trail_id', flowSeq: 'c.attestation_count - $3 + r.ord', momentNumber: 'r.moment_number', createdAt: 'c.last_attested_at' },
-         `c, jsonb_to_recordset($4::jsonb) AS r(${recordsetColumns([['ord', 'int'], ['flow_id', 'uuid'], ['trail_id', 'uuid'], ['moment_number', 'int']])})`,
+         `c, jsonb_to_recordset($4::jsonb) AS r(${columns})`,
          'r.ord',
        )}`,
       [rows[0].org_id, flowId, rows.length, JSON.stringify(ordered)],
@@ -131,13 +167,16 @@ export class AttestationRepository {
 
   /**
    * A whole group in one statement, outside any explicit transaction: locks the trails (id order), records one
-   * moment per attestation through the ledger's MomentSql, stores the blobs, takes each flow's counter and
-   * inserts the rows with dense per-flow flow_seq numbers. Every flow and trail must exist: otherwise nothing
-   * is written and the answer is an empty list. Rows come back as (id, flow_id, trail_id, moment_number).
+   * moment per attestation through the ledger's MomentSql, stores the blobs, takes each flow's counter,
+   * inserts the rows with dense per-flow flow_seq numbers and appends their `attestation.recorded` events for
+   * the orgs that subscribe to them (OutboxSql; see GroupEvents). Every flow and trail must exist: otherwise
+   * nothing is written and the answer is an empty list (as it is when `events.unchangedSince` is no longer
+   * the subscriptions' version). Rows come back as (id, flow_id, trail_id, moment_number).
    */
   async insertGroupAtOnce(
     rows: GroupRow[],
     blobs: StagedEvidence[],
+    events: GroupEvents,
   ): Promise<Array<{ id: string; flow_id: string; trail_id: string; moment_number: number }>> {
     // One entry per distinct trail (org, flow, trail name) with the number of attestations it takes.
     const trails = new Map<string, { org_id: string; flow_name: string; trail_name: string; n: number }>();
@@ -162,9 +201,21 @@ export class AttestationRepository {
       blobTuples.push(BLOB_TUPLE(values.length - 2));
     }
     const blobCte = blobTuples.length ? `, b AS (${evidenceBlobInsertSql(blobTuples, 'ok', 'ok.ok')} RETURNING sha256)` : '';
+    // Either the events CTE (rows of subscribed orgs get their event), or none at all, on condition that the
+    // subscriptions are still those the caller's copy says nobody in the group wants events from.
+    let okCondition = 'count(*) = cardinality($3::text[])';
+    let eventsCte = '';
+    if ('unchangedSince' in events) {
+      values.push(events.unchangedSince);
+      okCondition += ` AND ${OutboxSql.unchangedSince(`$${values.length}::bigint`)}`;
+    } else {
+      eventsCte = `, recorded AS (
+         ${attestationEventsSql('ru', { flow: 'ru.flow_name', trail: 'ru.trail_name' }, 'ru', OutboxSql.wanted('ru.org_id', ATTESTATION_RECORDED))}
+       )`;
+    }
     return preparedQuery(
       this.dataSource,
-      `veritrail_attestation_group_v3_b${blobTuples.length}`,
+      `veritrail_attestation_group_v4_${eventsCte ? 'events' : 'quiet'}_b${blobTuples.length}`,
       `WITH k AS (
          SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int[]) AS k(org_id, flow_name, trail_name, n)
        ), locked AS (
@@ -175,7 +226,7 @@ export class AttestationRepository {
          ORDER BY t.id
          FOR UPDATE OF t
        ), ok AS (
-         SELECT count(*) = cardinality($3::text[]) AS ok FROM locked
+         SELECT ${okCondition} AS ok FROM locked
        ), u AS (
          ${MomentSql.advance('locked', { carry: ['org_id', 'flow_name', 'trail_name'], alsoFrom: 'ok', where: 'ok.ok' })}
        ), r AS (
@@ -197,7 +248,7 @@ export class AttestationRepository {
          SELECT ru.org_id, ru.flow_id, count(*)::int AS n FROM ru, (SELECT count(*) FROM m) AS after_moments GROUP BY ru.org_id, ru.flow_id
        ), c AS (
          ${counterSql('per_flow')}
-       )${blobCte}
+       )${eventsCte}${blobCte}
        ${insertRowsSql(
          'ru',
          {

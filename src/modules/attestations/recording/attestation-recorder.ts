@@ -5,8 +5,9 @@ import { normaliseExternalUrls } from '../../../common/evidence/evidence-validat
 import { NotFoundError } from '../../../common/errors/app-error';
 import { ArtifactDirectory } from '../../artifacts/artifacts.module';
 import { EnsuredTrail, TrailLedger } from '../../ledger/ledger.module';
+import { SubscriptionCopy } from '../../outbox/outbox.module';
 import { RepoDirectory } from '../../repos/repos.module';
-import { AttestationRepository, AttestationWriteRow, GroupRow } from '../persistence/attestation.repository';
+import { ATTESTATION_RECORDED, AttestationRepository, AttestationWriteRow, GroupRow } from '../persistence/attestation.repository';
 import { EvidenceStore } from '../persistence/evidence.store';
 import { AttestationRecordFields, AttestationTypeDefinition } from '../types/attestation-type';
 import { StagedEvidence } from '../upload/staged-evidence';
@@ -55,8 +56,9 @@ interface Planned {
  * - `record`: one attestation in the caller's transaction (prepare, then insert);
  * - `prepareMany` + `insert`: a group of one flow in one transaction, set-based;
  * - `recordGroupAtOnce`: a group of any flows and orgs in one statement (the common ingest case).
- * Each attestation's rows come from `buildRows`, its moment from the ledger (TrailLedger / MomentSql), and its
- * flow_seq and created_at from the flow counter (AttestationRepository).
+ * Each attestation's rows come from `buildRows`, its moment from the ledger (TrailLedger / MomentSql), its
+ * flow_seq and created_at from the flow counter, and its `attestation.recorded` events (for orgs that subscribe
+ * to them) from the same statement as its rows (AttestationRepository, with the outbox's OutboxSql).
  */
 @Injectable()
 export class AttestationRecorder {
@@ -66,6 +68,7 @@ export class AttestationRecorder {
     private readonly repos: RepoDirectory,
     private readonly store: EvidenceStore,
     private readonly attestations: AttestationRepository,
+    private readonly subscriptions: SubscriptionCopy,
   ) {}
 
   /** prepare + insert: one attestation in the caller's transaction. */
@@ -163,8 +166,17 @@ export class AttestationRecorder {
       return { ids, rows };
     });
     const rows = planned.flatMap((p) => p.rows);
-    const inserted = await this.attestations.insertGroupAtOnce(rows, distinctBlobs(inputs));
-    if (!inserted.length) return null;
+    // Orgs without a subscription to attestation events (most) get the statement without its event part.
+    const subscribed = await this.subscriptions.snapshot();
+    const events = inputs.some((i) => subscribed.wants(i.orgId, ATTESTATION_RECORDED))
+      ? { withEvents: true as const }
+      : { unchangedSince: subscribed.version };
+    const inserted = await this.attestations.insertGroupAtOnce(rows, distinctBlobs(inputs), events);
+    if (!inserted.length) {
+      // A missing flow or trail, or subscriptions newer than this process's copy: the general path writes it.
+      if ('unchangedSince' in events) await this.subscriptions.refresh();
+      return null;
+    }
     if (inserted.length !== rows.length) {
       // Committed already: must not be retried (that would record attestations twice).
       throw new GroupCommittedError(`group insert wrote ${inserted.length} of ${rows.length} rows`);

@@ -186,10 +186,13 @@ export class EvaluationRunner implements OnApplicationShutdown {
           subject: { flow: row.decision.flow, trail: row.decision.trail, control: row.decision.control },
           payload: {
             attestation_id: recorded.attestationIds[0],
-            evaluation_id: row.id,
-            name: row.decision.name,
+            attestation_name: row.decision.name,
+            control: row.decision.control,
             is_compliant: result.allow,
+            evaluation_id: row.id,
             violations: data.violations,
+            artifact_fingerprint: row.decision.fingerprint ?? undefined,
+            moment_number: recorded.momentNumber,
           },
         });
         return true;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+import { CREDENTIALS_CHANNEL } from '../domain/credential-change';
 import { generateApiKey } from '../domain/api-key-secret';
 import { ApiKeyEntity } from './api-key.entity';
 
@@ -23,16 +24,30 @@ export interface KeyOwnerRow {
   sa_role: string | null;
 }
 
+/** Whose keys: a service account's or a user's (personal keys). */
+export type KeyOwner = { serviceAccountId: string } | { userId: string };
+
+/** The key still works at `now` (a parameter: the service's clock decides expiry, as the verifier does). */
+const live = (now: string) => `k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ${now})`;
+
+function ownerCondition(owner: KeyOwner, param: string): string {
+  return 'serviceAccountId' in owner ? `k.service_account_id = ${param}` : `k.user_id = ${param}`;
+}
+
+function ownerId(owner: KeyOwner): string {
+  return 'serviceAccountId' in owner ? owner.serviceAccountId : owner.userId;
+}
+
+/**
+ * Owns `api_keys`. Every statement that can make a verified, cached key answer differently (revoke, rotate)
+ * also sends `key:<id>` on the credentials channel, in the same statement, so every process drops it when the
+ * change commits.
+ */
 @Injectable()
 export class ApiKeyRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async issue(
-    manager: EntityManager,
-    owner: { userId: string } | { serviceAccountId: string },
-    description = '',
-    expiresAt: Date | null = null,
-  ): Promise<IssuedApiKey> {
+  async issue(manager: EntityManager, owner: KeyOwner, description = '', expiresAt: Date | null = null, createdAt = new Date()): Promise<IssuedApiKey> {
     const { key, hash } = generateApiKey();
     const entity = manager.create(ApiKeyEntity, {
       id: randomUUID(),
@@ -40,7 +55,7 @@ export class ApiKeyRepository {
       userId: 'userId' in owner ? owner.userId : null,
       serviceAccountId: 'serviceAccountId' in owner ? owner.serviceAccountId : null,
       description,
-      createdAt: new Date(),
+      createdAt,
       expiresAt,
       lastUsedAt: null,
       revokedAt: null,
@@ -65,5 +80,41 @@ export class ApiKeyRepository {
 
   async touch(keyId: string): Promise<void> {
     await this.dataSource.query(`UPDATE api_keys SET last_used_at = now() WHERE id = $1`, [keyId]);
+  }
+
+  /** Locks a live key of this owner, or null (unknown, another owner's, revoked or expired). */
+  async lockLive(
+    manager: EntityManager,
+    owner: KeyOwner,
+    keyId: string,
+    now: Date,
+  ): Promise<{ id: string; description: string; expires_at: Date | null } | null> {
+    const rows = await manager.query(
+      `SELECT k.id, k.description, k.expires_at FROM api_keys k
+       WHERE k.id = $1 AND ${ownerCondition(owner, '$2')} AND ${live('$3')} FOR UPDATE`,
+      [keyId, ownerId(owner), now],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Revokes a live key of this owner; false when there is none. */
+  async revoke(manager: EntityManager, owner: KeyOwner, keyId: string, now: Date): Promise<boolean> {
+    const rows = await manager.query(
+      `WITH r AS (
+         UPDATE api_keys k SET revoked_at = $4 WHERE k.id = $1 AND ${ownerCondition(owner, '$2')} AND ${live('$4')} RETURNING k.id
+       )
+       SELECT r.id, pg_notify($3, 'key:' || r.id) FROM r`,
+      [keyId, ownerId(owner), CREDENTIALS_CHANNEL, now],
+    );
+    return rows.length > 0;
+  }
+
+  /** Sets when a (locked) key stops working: the end of a rotated key's grace period. */
+  async expireAt(manager: EntityManager, keyId: string, expiresAt: Date): Promise<void> {
+    await manager.query(
+      `WITH u AS (UPDATE api_keys SET expires_at = $2 WHERE id = $1 RETURNING id)
+       SELECT pg_notify($3, 'key:' || u.id) FROM u`,
+      [keyId, expiresAt, CREDENTIALS_CHANNEL],
+    );
   }
 }

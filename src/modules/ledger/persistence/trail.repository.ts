@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
+import { OutboxSql } from '../../outbox/outbox.module';
+
+/** The outbox event of a new trail. */
+export const TRAIL_STARTED = 'trail.started';
 
 export type MomentKind = 'trail_begun' | 'template_changed' | 'attestation' | 'artifact' | 'decision' | 'trail_updated';
 
@@ -167,7 +171,9 @@ export class TrailRepository {
 
   /**
    * Inserts a trail unless one of that name exists in the flow (then null: ON CONFLICT waited for a
-   * concurrent creator to commit). The new row is locked by this transaction; it has no moment yet.
+   * concurrent creator to commit). The new row is locked by this transaction; it has no moment yet. The same
+   * statement appends the `trail.started` event (subject `{flow, trail}`, payload `{created_by}`) when the org
+   * subscribes to it: every way a trail begins (begin trail, the first attestation or artifact) comes here.
    */
   async insertIfAbsent(
     manager: EntityManager,
@@ -177,9 +183,17 @@ export class TrailRepository {
     const columns = ['id', 'org_id', 'flow_id', 'name', 'template_id', 'created_by', ...fields.map((f) => f.column)];
     const values = [randomUUID(), trail.orgId, trail.flowId, trail.name, trail.templateId, trail.actor, ...fields.map((f) => f.value)];
     const inserted: Array<{ id: string }> = await manager.query(
-      `INSERT INTO trails (${columns.join(', ')}, created_at, updated_at)
-       VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')}, clock_timestamp(), clock_timestamp())
-       ON CONFLICT (flow_id, name) DO NOTHING RETURNING id`,
+      `WITH ins AS (
+         INSERT INTO trails (${columns.join(', ')}, created_at, updated_at)
+         VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')}, clock_timestamp(), clock_timestamp())
+         ON CONFLICT (flow_id, name) DO NOTHING RETURNING id, org_id, flow_id, name, created_by
+       ), started AS (
+         ${OutboxSql.insert(
+           `SELECT ins.org_id, '${TRAIL_STARTED}', jsonb_build_object('flow', f.name, 'trail', ins.name), jsonb_build_object('created_by', ins.created_by)
+            FROM ins JOIN flows f ON f.id = ins.flow_id WHERE ${OutboxSql.wanted('ins.org_id', TRAIL_STARTED)}`,
+         )}
+       )
+       SELECT id FROM ins`,
       values,
     );
     return inserted.length ? inserted[0].id : null;

@@ -1,0 +1,69 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { Clock } from '../../../../common/clock/clock';
+import { ConflictError, FieldErrors, ValidationError } from '../../../../common/errors/app-error';
+import { UnitOfWork } from '../../../../database/unit-of-work';
+import { ActionSubscriptions } from '../../action-subscriptions';
+import { TargetGuard } from '../../delivery/target-guard';
+import { ActionTarget } from '../../domain/action-target';
+import { ActionNotFoundError, toActionResponse } from '../../dto/action.response';
+import { ActionReader } from '../../persistence/action.reader';
+import { ActionRepository } from '../../persistence/action.repository';
+import { UpsertActionCommand, UpsertActionResult } from './upsert-action.command';
+
+@CommandHandler(UpsertActionCommand)
+export class UpsertActionHandler implements ICommandHandler<UpsertActionCommand> {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly actions: ActionRepository,
+    private readonly reader: ActionReader,
+    private readonly subscriptions: ActionSubscriptions,
+    private readonly guard: TargetGuard,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(command: UpsertActionCommand): Promise<UpsertActionResult> {
+    const { orgId, type, name, triggers, scopes, actor } = command.props;
+    const targets = command.props.targets.map(normalised);
+    await this.checkTargets(targets);
+    const fields = { name, type, targets, triggers: [...new Set(triggers)], scopes: [...new Set(scopes)] };
+    const { number, created } = await this.uow.run(async (manager) => {
+      await this.actions.lockOrg(manager, orgId);
+      const existing = await this.actions.findLiveByName(manager, orgId, name);
+      if (existing && existing.type !== type) {
+        throw new ConflictError(`Action '${name}' already exists as ${existing.type === 'env' ? 'an environment' : 'a flow'} action (number ${existing.number})`);
+      }
+      const at = new Date(this.clock.now());
+      if (existing) await this.actions.update(manager, existing.id, fields, at);
+      const action = existing ?? (await this.actions.insert(manager, orgId, fields, actor, at));
+      await this.subscriptions.refresh(manager, orgId);
+      return { number: action.number, created: !existing };
+    });
+    const row = await this.reader.find(orgId, number);
+    if (!row) throw new ActionNotFoundError();
+    return { created, action: toActionResponse(row) };
+  }
+
+  /** The SSRF check at save time: every webhook URL and the addresses its host resolves to. */
+  private async checkTargets(targets: ActionTarget[]): Promise<void> {
+    const errors: FieldErrors = {};
+    await Promise.all(
+      targets.map(async (target, i) => {
+        if (target.webhook === undefined) return;
+        const problem = await this.guard.problem(target.webhook);
+        if (problem) errors[`targets[${i}].webhook`] = problem;
+      }),
+    );
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+  }
+}
+
+/** What is stored of a target: its own fields (the read-only timestamps a client may echo are dropped). */
+function normalised(target: ActionTarget & { last_success_at?: unknown; last_failure_at?: unknown }): ActionTarget {
+  const out: ActionTarget = { type: target.type };
+  if (target.webhook !== undefined) out.webhook = target.webhook;
+  if (target.secret !== undefined) out.secret = target.secret;
+  if (target.emails !== undefined) out.emails = [...new Set(target.emails)];
+  if (target.type === 'WEBHOOK') out.payload_version = target.payload_version ?? '1.0';
+  if (target.context) out.context = { channel_id: target.context.channel_id, channel_name: target.context.channel_name, team_id: target.context.team_id };
+  return out;
+}

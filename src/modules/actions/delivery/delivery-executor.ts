@@ -1,0 +1,173 @@
+import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+import { performance } from 'node:perf_hooks';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../../common/clock/clock';
+import { AppConfig } from '../../../common/config/app-config';
+import { InjectConfig } from '../../../common/config/config.decorators';
+import { JsonLogger } from '../../../common/logging/json-logger';
+import { UnitOfWork } from '../../../database/unit-of-work';
+import { ActionTarget, receiverKey } from '../domain/action-target';
+import { DeliveryContext, emailMessage, signature, slackMessage, webhookBody } from '../domain/notification';
+import { ActionRepository } from '../persistence/action.repository';
+import { DeliveryRepository, LeasedDelivery } from '../persistence/delivery.repository';
+import { EmailSender } from './email-sender';
+import { HttpPoster, SendResult } from './http-poster';
+
+/** `done`: delivered, dead-lettered or nothing to do; `retry`: failed with attempts left; `busy`: in flight elsewhere. */
+export type AttemptOutcome = 'done' | 'retry' | 'busy';
+
+/** A lease outlives the attempt's time limit by this much, so it never expires under a live attempt. */
+const LEASE_MARGIN_MS = 5_000;
+/** Fast-path attempts running at once in this process, in all and per receiver (a hanging receiver holds at most its share). */
+const FAST_MAX_IN_FLIGHT = 128;
+const FAST_MAX_PER_RECEIVER = 8;
+/** Durable-path attempts (jobs) per receiver at once in this process: a hanging receiver holds at most 2 of the workers. */
+const JOB_MAX_PER_RECEIVER = 2;
+const USER_AGENT = 'Veritrail-Notifications/1.0';
+
+/**
+ * One attempt at a delivery: lease it (so no other process sends it at the same time), send it to its target,
+ * then record the attempt, the delivery's new state (delivered, pending with attempts left, or dead after the
+ * last attempt or a permanent refusal) and the action's latest success or failure, in one transaction.
+ * A process that stops mid-attempt records nothing: the lease runs out and the delivery's job tries again (the
+ * receiver may then see it twice, with the same delivery id).
+ */
+@Injectable()
+export class DeliveryExecutor implements BeforeApplicationShutdown {
+  private inFlight = 0;
+  private readonly perReceiver = new Map<string, number>();
+  private readonly running = new Set<Promise<unknown>>();
+  private stopping = false;
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly dataSource: DataSource,
+    private readonly deliveries: DeliveryRepository,
+    private readonly actions: ActionRepository,
+    private readonly poster: HttpPoster,
+    private readonly email: EmailSender,
+    private readonly clock: Clock,
+    @InjectConfig() private readonly config: AppConfig,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  /**
+   * The fast path, right after the relay committed: attempts now, in the background, when this process has
+   * room for it; otherwise the delivery waits for its job.
+   */
+  tryNow(id: string, receiver: string): void {
+    if (this.stopping || this.inFlight >= FAST_MAX_IN_FLIGHT || (this.perReceiver.get(receiver) ?? 0) >= FAST_MAX_PER_RECEIVER) return;
+    this.inFlight++;
+    this.take(receiver);
+    const run = this.attemptLeased(id, null)
+      .catch((error) => this.logger.warn('notification attempt failed to run', { delivery_id: id, error: (error as Error).message }))
+      .finally(() => {
+        this.inFlight--;
+        this.release(receiver);
+        this.running.delete(run);
+      });
+    this.running.add(run);
+  }
+
+  /**
+   * One attempt from the durable path (a job). `busy` when the delivery is in flight elsewhere, or when this
+   * process already has its share of attempts in flight to the same receiver.
+   */
+  attempt(id: string): Promise<AttemptOutcome> {
+    return this.attemptLeased(id, JOB_MAX_PER_RECEIVER);
+  }
+
+  private async attemptLeased(id: string, maxPerReceiver: number | null): Promise<AttemptOutcome> {
+    const { deliveryTimeoutMs, deliveryAttempts } = this.config.actions;
+    const manager = this.dataSource.manager;
+    const leased = await this.deliveries.lease(manager, id, deliveryTimeoutMs + LEASE_MARGIN_MS);
+    if (!leased) return (await this.deliveries.state(manager, id)) === 'in_flight' ? 'busy' : 'done';
+    if (leased.action_deleted || !leased.target) {
+      await this.deliveries.abandon(manager, id, 'the action was deleted or changed its targets');
+      return 'done';
+    }
+    const receiver = receiverKey(leased.target);
+    if (maxPerReceiver !== null) {
+      if ((this.perReceiver.get(receiver) ?? 0) >= maxPerReceiver) {
+        await this.deliveries.releaseLease(manager, id);
+        return 'busy';
+      }
+      this.take(receiver);
+    }
+    const startedAt = new Date(this.clock.now());
+    const started = performance.now();
+    const result = await this.send(leased, leased.target, startedAt).finally(() => maxPerReceiver !== null && this.release(receiver));
+    const durationMs = Math.round(performance.now() - started);
+    if (this.stopping) return 'busy';
+    const attempt = leased.attempts + 1;
+    const status = result.ok ? 'delivered' : result.permanent || attempt >= deliveryAttempts ? 'dead' : 'pending';
+    await this.uow.run(async (tx) => {
+      await this.deliveries.recordAttempt(tx, {
+        deliveryId: id,
+        orgId: leased.org_id,
+        actionId: leased.action_id,
+        attempt,
+        succeeded: result.ok,
+        statusCode: result.statusCode,
+        error: result.error,
+        startedAt,
+        durationMs,
+        status,
+      });
+      await this.actions.recordOutcome(tx, leased.action_id, result.ok, new Date(this.clock.now()));
+    });
+    if (status === 'dead') {
+      this.logger.warn('notification dead-lettered', { delivery_id: id, action_id: leased.action_id, attempts: attempt, error: result.error });
+    }
+    return status === 'pending' ? 'retry' : 'done';
+  }
+
+  private take(receiver: string): void {
+    this.perReceiver.set(receiver, (this.perReceiver.get(receiver) ?? 0) + 1);
+  }
+
+  private release(receiver: string): void {
+    const left = (this.perReceiver.get(receiver) ?? 1) - 1;
+    if (left > 0) this.perReceiver.set(receiver, left);
+    else this.perReceiver.delete(receiver);
+  }
+
+  private send(d: LeasedDelivery, target: ActionTarget, at: Date): Promise<SendResult> {
+    const timeout = this.config.actions.deliveryTimeoutMs;
+    const ctx: DeliveryContext = {
+      deliveryId: d.id,
+      trigger: d.trigger,
+      action: { number: d.action_number, name: d.action_name, type: d.action_type },
+      event: d.event,
+      sentAt: Math.floor(at.getTime() / 1000),
+    };
+    const common = {
+      'User-Agent': USER_AGENT,
+      'X-Veritrail-Event': d.event.type,
+      'X-Veritrail-Delivery': d.id,
+      'Idempotency-Key': d.id,
+      'X-Veritrail-Timestamp': String(ctx.sentAt),
+    };
+    switch (target.type) {
+      case 'WEBHOOK': {
+        const body = Buffer.from(JSON.stringify(webhookBody(ctx)));
+        const headers: Record<string, string> = { ...common, 'Content-Type': 'application/json' };
+        if (target.secret) headers['X-Signature-256'] = signature(target.secret, body);
+        return this.poster.post(target.webhook!, body, headers, timeout);
+      }
+      case 'SLACK':
+        return this.poster.post(target.webhook!, Buffer.from(JSON.stringify(slackMessage(ctx))), { ...common, 'Content-Type': 'application/json' }, timeout);
+      case 'EMAIL':
+        return this.email.send(target.emails ?? [], emailMessage(ctx), { 'X-Veritrail-Delivery': d.id, 'X-Veritrail-Event': d.event.type }, timeout);
+      default:
+        return Promise.resolve({ ok: false, statusCode: null, error: `unknown target type '${(target as ActionTarget).type}'`, permanent: true });
+    }
+  }
+
+  /** Stops taking fast-path work and aborts sends in flight (their deliveries are retried after the lease). */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    this.poster.abortAll();
+    await Promise.allSettled([...this.running]);
+  }
+}

@@ -1,0 +1,70 @@
+import { Body, Controller, Delete, Get, Header, Param, Put, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { Response } from 'express';
+import { CurrentOrg, CurrentPrincipal, RequiresRole } from '../../common/auth/auth.decorators';
+import { OrgContext, Principal } from '../../common/auth/principal';
+import { actingScope, orgScope } from '../../common/cqrs/org-scoped';
+import { toJsonString } from '../../common/http/json-string';
+import { ActionNumberPipe } from './action-number.pipe';
+import { DeleteActionCommand } from './commands/delete-action/delete-action.command';
+import { UpsertActionCommand } from './commands/upsert-action/upsert-action.command';
+import { UpsertEnvironmentActionRequestDto } from './commands/upsert-action/upsert-action.request.dto';
+import { ActionTarget } from './domain/action-target';
+import { createdOrUpdatedAction } from './dto/created-or-updated';
+import { GetActionQuery } from './queries/get-action/get-action.query';
+import { ListActionsQuery } from './queries/list-actions/list-actions.query';
+
+/**
+ * The legacy name of environment actions: `/organizations/{org}/environments_notifications`. Only environment
+ * actions are seen here; a flow action's number is not found (404), as an unknown one is (spec op 13).
+ */
+@Controller('organizations')
+export class EnvironmentsNotificationsController {
+  constructor(
+    private readonly commandBus: CommandBus,
+    private readonly queryBus: QueryBus,
+  ) {}
+
+  @Put(':org/environments_notifications')
+  @RequiresRole('admin')
+  async upsert(
+    @CurrentOrg() org: OrgContext,
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: UpsertEnvironmentActionRequestDto,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const result = await this.commandBus.execute(
+      new UpsertActionCommand({
+        ...actingScope(org, principal),
+        type: 'env',
+        name: body.name,
+        targets: body.targets as ActionTarget[],
+        triggers: body.triggers,
+        scopes: body.environments,
+      }),
+    );
+    return createdOrUpdatedAction(res, result);
+  }
+
+  @Get(':org/environments_notifications')
+  list(@CurrentOrg() org: OrgContext) {
+    return this.queryBus.execute(new ListActionsQuery({ ...orgScope(org), type: 'env' }));
+  }
+
+  @Get(':org/environments_notifications/:notification_number')
+  get(@CurrentOrg() org: OrgContext, @Param('notification_number', ActionNumberPipe) number: number) {
+    return this.queryBus.execute(new GetActionQuery({ ...orgScope(org), number, type: 'env' }));
+  }
+
+  /** Spec op 13: 200 with a string body; 404 `Action not found`; 400 for a number that is not a positive integer. */
+  @Delete(':org/environments_notifications/:notification_number')
+  @RequiresRole('admin')
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  async remove(
+    @CurrentOrg() org: OrgContext,
+    @CurrentPrincipal() principal: Principal,
+    @Param('notification_number', ActionNumberPipe) number: number,
+  ) {
+    return toJsonString(await this.commandBus.execute(new DeleteActionCommand({ ...actingScope(org, principal), number, type: 'env' })));
+  }
+}

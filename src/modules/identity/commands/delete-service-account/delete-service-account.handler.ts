@@ -1,0 +1,27 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { UnitOfWork } from '../../../../database/unit-of-work';
+import { ApiKeyVerifier } from '../../api-key-verifier';
+import { ServiceAccountNotFoundError } from '../../key-holders';
+import { ServiceAccountRepository } from '../../persistence/service-account.repository';
+import { DeleteServiceAccountCommand } from './delete-service-account.command';
+
+@CommandHandler(DeleteServiceAccountCommand)
+export class DeleteServiceAccountHandler implements ICommandHandler<DeleteServiceAccountCommand> {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly accounts: ServiceAccountRepository,
+    private readonly verifier: ApiKeyVerifier,
+  ) {}
+
+  async execute(command: DeleteServiceAccountCommand): Promise<string> {
+    const { orgId, name } = command.props;
+    const id = await this.uow.run(async (manager) => {
+      const account = await this.accounts.lock(manager, orgId, name);
+      if (!account) throw new ServiceAccountNotFoundError(name);
+      await this.accounts.delete(manager, account.id);
+      return account.id;
+    });
+    this.verifier.forget({ kind: 'service_account', id });
+    return `Service account '${name}' was deleted`;
+  }
+}
