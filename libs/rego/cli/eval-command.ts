@@ -27,6 +27,7 @@ export async function evalCommand(argv: string[], io: CliIo, cwd = process.cwd()
     { names: ['-i', '--input'], key: 'input', takesValue: true },
     { names: ['--repeat'], key: 'repeat', takesValue: true },
     { names: ['--strict'], key: 'strict', takesValue: false },
+    { names: ['--v0-compatible'], key: 'v0', takesValue: false },
     { names: ['--strict-builtin-errors'], key: 'strictBuiltinErrors', takesValue: false },
   ]);
   if (positional.length !== 1) throw new UsageError('eval needs exactly one query');
@@ -39,7 +40,7 @@ export async function evalCommand(argv: string[], io: CliIo, cwd = process.cwd()
     const input = flags.input === undefined ? undefined : parseDocument(path.resolve(cwd, flags.input as string), flags.input as string);
 
     const t0 = nowMs();
-    const bundle = compile(loaded.files, { strict: flags.strict === true });
+    const bundle = compile(loaded.files, { strict: flags.strict === true, regoVersion: flags.v0 === true ? 0 : 1 });
     const compileMs = nowMs() - t0;
 
     const opts = { input, data: loaded.data, strictBuiltinErrors: flags.strictBuiltinErrors === true };

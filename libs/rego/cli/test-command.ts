@@ -17,6 +17,7 @@ export async function testCommand(argv: string[], io: CliIo, cwd = process.cwd()
     { names: ['-r', '--run'], key: 'run', takesValue: true },
     { names: ['-v', '--verbose'], key: 'verbose', takesValue: false },
     { names: ['--strict'], key: 'strict', takesValue: false },
+    { names: ['--v0-compatible'], key: 'v0', takesValue: false },
   ]);
   if (positional.length === 0) throw new UsageError('test needs at least one file or directory');
   let filter: RegExp | undefined;
@@ -33,14 +34,14 @@ export async function testCommand(argv: string[], io: CliIo, cwd = process.cwd()
   let bundle;
   try {
     loaded = loadPaths(positional, cwd);
-    bundle = compile(loaded.files, { strict: flags.strict === true });
+    bundle = compile(loaded.files, { strict: flags.strict === true, regoVersion: flags.v0 === true ? 0 : 1 });
   } catch (e) {
     if (e instanceof LoadError) io.err(`error: ${e.message}\n`);
     else for (const line of formatErrors(e)) io.err(line + '\n');
     return 1;
   }
 
-  const tests = discoverTests(loaded.files).filter((t) => !filter || filter.test(t.ref));
+  const tests = discoverTests(loaded.files, flags.v0 === true ? 0 : 1).filter((t) => !filter || filter.test(t.ref));
   let passed = 0;
   let failed = 0;
   for (const t of tests) {

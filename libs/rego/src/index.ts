@@ -112,6 +112,10 @@ export function bundleDigest(files: Record<string, string>, opts: CompileOptions
   }
   for (const b of (opts.builtins ?? []).map((x) => x.name).sort()) h.update('builtin:' + b + '\u0000');
   if (opts.strict) h.update('strict');
+  if (opts.regoVersion === 0) h.update('rego_version:0');
+  for (const [f, v] of Object.entries(opts.fileRegoVersions ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    h.update(`file_rego_version:${f}\u0000${v}\u0000`);
+  }
   return h.digest('hex');
 }
 

@@ -16,6 +16,16 @@ import { indexComprehensions } from './comp-index';
 export interface CompileOptions {
   strict?: boolean;
   builtins?: BuiltinDecl[];
+  /** Syntax modules are parsed with: 1 (default, OPA 1.x) or 0 (OPA's `--v0-compatible`). */
+  regoVersion?: 0 | 1;
+  /** Per file name, overriding `regoVersion` (a bundle manifest's `file_rego_versions`). */
+  fileRegoVersions?: Record<string, 0 | 1>;
+}
+
+/** The Rego version a file is parsed with under these options. */
+export function regoVersionOf(file: string, opts: CompileOptions): 0 | 1 {
+  const own = opts.fileRegoVersions && Object.prototype.hasOwnProperty.call(opts.fileRegoVersions, file) ? opts.fileRegoVersions[file] : undefined;
+  return own ?? opts.regoVersion ?? 1;
 }
 
 export interface CompiledQuery {
@@ -119,7 +129,7 @@ export function compileModules(files: Record<string, string>, opts: CompileOptio
   const errors: RegoError[] = [];
   for (const name of Object.keys(files).sort()) {
     try {
-      policy.modules.push(parseModule(files[name], name));
+      policy.modules.push(parseModule(files[name], name, { regoVersion: regoVersionOf(name, opts) }));
     } catch (e) {
       if (e instanceof RegoError) errors.push(e);
       else throw e;
@@ -203,7 +213,8 @@ export function compileModules(files: Record<string, string>, opts: CompileOptio
         errors.push(new RegoError('rego_compile_error', 'import path must end with a string', imp.loc));
         continue;
       }
-      if (imports.has(alias)) errors.push(new RegoError('rego_compile_error', `import must not shadow import ${alias}`, imp.loc));
+      // v0 lets a later import replace an earlier one of the same name; v1 refuses it
+      if (imports.has(alias) && m.regoVersion !== 0) errors.push(new RegoError('rego_compile_error', `import must not shadow import ${alias}`, imp.loc));
       if (terms.length === 1 && imp.alias) {
         // `import input as x` / `import data as d`
       }
