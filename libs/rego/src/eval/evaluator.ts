@@ -1049,7 +1049,12 @@ export class Evaluator {
         return base === undefined ? false : this.walkValue(base, terms, i, f, k, true);
       }
       if (node.rules.length || node.defaultRule) {
-        if (node.kind === 'function') return false;
+        if (node.kind === 'function') {
+          // a function of no arguments is also a document: `f() := x` read as `f`
+          if (node.arity !== 0) return false;
+          const v = this.zeroArity(node);
+          return v === undefined ? false : this.walkValue(v, terms, i, f, k);
+        }
         if (i < terms.length && (node.kind === 'object' || node.kind === 'multi') && !this.state.memo.has(node) && !this.hasMasksBelow(node.path)) {
           // lookup of one key: evaluate only the rules that can produce it
           const op = terms[i];
@@ -1081,7 +1086,7 @@ export class Evaluator {
           const base = this.baseAt(n0.path);
           const keys = new Map<string, RuleNode | null>();
           for (const [name, c] of n0.children) {
-            if (!c.hasRules || (c.kind === 'function' && !c.children.size)) continue;
+            if (!c.hasRules || (c.kind === 'function' && c.arity !== 0 && !c.children.size)) continue;
             keys.set(name, c);
           }
           const baseKeys: Value[] = [];
@@ -1151,6 +1156,7 @@ export class Evaluator {
     } else {
       let own: Value | undefined;
       if ((node.rules.length || node.defaultRule) && node.kind !== 'function') own = this.ruleValue(node);
+      else if (node.kind === 'function' && node.arity === 0) own = this.zeroArity(node);
       const entries: [Value, Value][] = [];
       let hasChildren = false;
       for (const c of node.children.values()) {
@@ -1190,6 +1196,13 @@ export class Evaluator {
     }
     this.state.memo.set(node, v === undefined ? UNDEF : { v });
     return v;
+  }
+
+  /** Value of a function of no arguments read as a document (honours `with` replacing it). */
+  private zeroArity(node: RuleNode): Value | undefined {
+    const name = 'data.' + node.path.join('.');
+    const r = this.callFunction(name, [], { type: 'call', op: { type: 'ref', terms: [], loc: node.rules[0].loc }, args: [], loc: node.rules[0].loc, name });
+    return r instanceof Multi ? undefined : r;
   }
 
   // ------------------------------------------------------------------ rules
