@@ -1,7 +1,7 @@
 /** Static checks of builtin/function calls: arity and the types of literal arguments (rego_type_error). */
 import type { CallTerm, Expr, Term } from '../ast/types';
 import { RegoError } from '../errors';
-import type { TypeSig } from '../builtins/registry';
+import type { TypeSig } from '../builtins/contract';
 import type { CompiledPolicy } from './compile';
 import { walkBody } from './walk';
 
