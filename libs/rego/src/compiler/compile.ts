@@ -2,8 +2,9 @@
 import type { Annotation, Expr, Module, Rule, Term, VarTerm } from '../ast/types';
 import { RegoError, RegoErrors } from '../errors';
 import { parseModule, parseQuery } from '../parser/parser';
-import type { BuiltinDecl } from '../builtins/registry';
+import type { BuiltinDecl } from '../builtins/contract';
 import { BUILTINS } from '../builtins/registry';
+import { builtinsFor, Capabilities } from '../builtins/capabilities';
 import type { Value } from '../value';
 import { Resolver, ResolveEnv } from './resolve';
 import { SafetyChecker, termVars } from './safety';
@@ -15,7 +16,13 @@ import { indexComprehensions } from './comp-index';
 
 export interface CompileOptions {
   strict?: boolean;
+  /** Custom builtins, added to (or replacing) those available. */
   builtins?: BuiltinDecl[];
+  /**
+   * OPA capabilities: the builtins available are exactly those listed (unknown names are declared from the file,
+   * see builtins/capabilities.ts); `builtins` still adds to them.
+   */
+  capabilities?: Capabilities;
   /** Syntax modules are parsed with: 1 (default, OPA 1.x) or 0 (OPA's `--v0-compatible`). */
   regoVersion?: 0 | 1;
   /** Per file name, overriding `regoVersion` (a bundle manifest's `file_rego_versions`). */
@@ -120,9 +127,9 @@ function ruleKind(rule: Rule, dyn: Term[]): RuleKind {
 }
 
 export function compileModules(files: Record<string, string>, opts: CompileOptions = {}): CompiledPolicy {
-  let builtins = BUILTINS;
+  let builtins = opts.capabilities ? builtinsFor(opts.capabilities, BUILTINS) : BUILTINS;
   if (opts.builtins?.length) {
-    builtins = new Map(BUILTINS);
+    builtins = new Map(builtins);
     for (const b of opts.builtins) builtins.set(b.name, b);
   }
   const policy = new CompiledPolicy(builtins);
