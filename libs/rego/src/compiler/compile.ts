@@ -7,7 +7,7 @@ import { BUILTINS } from '../builtins/registry';
 import { builtinsFor, Capabilities } from '../builtins/capabilities';
 import type { Value } from '../value';
 import { Resolver, ResolveEnv } from './resolve';
-import { SafetyChecker, termVars } from './safety';
+import { localizeClosureVars, SafetyChecker, termVars } from './safety';
 import { RuleKind, RuleNode } from './tree';
 import { checkRecursion } from './recursion';
 import { checkCall } from './typecheck';
@@ -75,6 +75,7 @@ export class CompiledPolicy {
     };
     const r = new Resolver(env);
     const resolved = r.resolveQuery(body);
+    localizeClosureVars(resolved, new Set());
     const sc = new SafetyChecker(r.slotNames);
     const ordered = sc.reorder(resolved, new Set()).body;
     errors.push(...sc.errors);
@@ -251,6 +252,10 @@ export function compileModules(files: Record<string, string>, opts: CompileOptio
       for (const r of resolved) {
         const argSafe = new Set<number>();
         for (const a of r.head.args ?? []) termVars(a, argSafe);
+        const headTerms0: Term[] = [...(r.dyn ?? [])];
+        if (r.head.key) headTerms0.push(r.head.key);
+        if (r.head.value) headTerms0.push(r.head.value);
+        localizeClosureVars(r.body, argSafe, headTerms0);
         const { body, safe } = sc.reorder(r.body, argSafe);
         r.body = body;
         const headTerms: Term[] = [...(r.dyn ?? [])];

@@ -64,3 +64,10 @@ default d = false
     expect(b.evalValue('data.b.q').value).toBe(true);
   });
 });
+
+describe('parser: imports between rules', () => {
+  it('accepts an import after rules, for the whole module, as OPA does', () => {
+    const src = 'package t\n\nimport rego.v1\n\nx := lib.v\n\nimport data.lib\n';
+    expect(compile({ 'p.rego': src }).evalValue('data.t.x', { data: { lib: { v: 3 } } }).value).toBe(3);
+  });
+});

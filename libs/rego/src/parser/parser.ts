@@ -101,40 +101,46 @@ export class Parser {
     const path = this.refToPath(pkgRef, 'package');
     if (path[0] !== 'data') path.unshift('data');
     const mod: Module = { file: this.file, package: { path: path.slice(1), loc: this.loc(pkgTok) }, imports: [], rules: [], annotations: [] };
-    while (this.isKw('import')) {
-      const t = this.t;
-      this.p++;
-      const ref = this.parseTermPrimary();
-      let alias: string | undefined;
-      if (this.isKw('as') && !this.t.nl) {
-        this.p++;
-        if (this.t.kind !== 'ident') this.err('unexpected ' + this.describe() + ' token: expected var');
-        alias = this.t.text;
-        this.p++;
-      }
-      const r: RefTerm = ref.type === 'ref' ? ref : { type: 'ref', terms: [ref], loc: ref.loc };
-      const head = r.terms[0];
-      if (head.type !== 'var' || !['data', 'input', 'future', 'rego'].includes(head.name)) {
-        this.err('invalid import path', t);
-      }
-      if (head.name === 'rego') {
-        mod.regoV1 = true;
-        this.v1 = true;
-        this.kw = KEYWORDS;
-      } else if (head.name === 'future' && !this.v1) this.futureImport(r, t);
-      mod.imports.push({ path: r, alias, loc: this.loc(t) });
-      this.endOfStatement();
-    }
-    mod.regoVersion = this.v1 ? 1 : 0;
+    while (this.isKw('import')) this.parseImport(mod);
     while (this.t.kind !== 'eof') {
       if (this.isKw('package')) this.err('unexpected package keyword');
-      if (this.isKw('import')) this.err('unexpected import keyword');
+      if (this.isKw('import')) {
+        // OPA accepts imports between rules too; they apply to the whole module
+        this.parseImport(mod);
+        continue;
+      }
       for (const rule of this.parseRule(mod)) mod.rules.push(rule);
       this.endOfStatement();
     }
+    mod.regoVersion = this.v1 ? 1 : 0;
     const anns = parseAnnotations(this.comments, this.file);
     attachAnnotations(mod, anns);
     return mod;
+  }
+
+  private parseImport(mod: Module): void {
+    const t = this.t;
+    this.p++;
+    const ref = this.parseTermPrimary();
+    let alias: string | undefined;
+    if (this.isKw('as') && !this.t.nl) {
+      this.p++;
+      if (this.t.kind !== 'ident') this.err('unexpected ' + this.describe() + ' token: expected var');
+      alias = this.t.text;
+      this.p++;
+    }
+    const r: RefTerm = ref.type === 'ref' ? ref : { type: 'ref', terms: [ref], loc: ref.loc };
+    const head = r.terms[0];
+    if (head.type !== 'var' || !['data', 'input', 'future', 'rego'].includes(head.name)) {
+      this.err('invalid import path', t);
+    }
+    if (head.name === 'rego') {
+      mod.regoV1 = true;
+      this.v1 = true;
+      this.kw = KEYWORDS;
+    } else if (head.name === 'future' && !this.v1) this.futureImport(r, t);
+    mod.imports.push({ path: r, alias, loc: this.loc(t) });
+    this.endOfStatement();
   }
 
   /** `import future.keywords` (all four) or `import future.keywords.<name>` in a v0 module. */
