@@ -9,6 +9,7 @@ describe('json schema', () => {
       'jsonschema: has a primitive type that is NOT VALID -- given: /unknown_type/ Expected valid values are:[array boolean integer number null object string]',
     ]);
     expect((call('json.verify_schema', '{') as unknown[])[0]).toBe(false);
+    expect(call('json.verify_schema', ['something'])).toEqual([false, 'jsonschema: wrong type, expected string or object']);
   });
 
   it('reports errors in gojsonschema order and format', () => {
