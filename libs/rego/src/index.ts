@@ -3,7 +3,9 @@
  * Values follow the value model in value.ts: JSON input and data are used as they are.
  */
 import { createHash } from 'crypto';
-import { CompiledPolicy, CompiledQuery, compileModules, CompileOptions } from './compiler/compile';
+import { compileModules } from './compiler/compile';
+import type { CompiledPolicy } from './compiler/policy';
+import type { CompiledQuery, CompileOptions } from './compiler/types';
 import { EvalOptions, Evaluator } from './eval/evaluator';
 import { RegoError, RegoErrors } from './errors';
 import { capabilitiesKey } from './builtins/capabilities';
@@ -13,7 +15,7 @@ import { toJSON } from './value';
 
 export { RegoError, RegoErrors } from './errors';
 export type { Location } from './errors';
-export type { CompileOptions } from './compiler/compile';
+export type { CompileOptions } from './compiler/types';
 export type { EvalOptions } from './eval/evaluator';
 export type { BuiltinDecl, BuiltinImpl, BuiltinContext, TypeSig } from './builtins/contract';
 export { parseCapabilities } from './builtins/capabilities';

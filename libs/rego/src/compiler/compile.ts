@@ -1,10 +1,9 @@
 /** Compiler: parse modules, build the rule tree, resolve names, order bodies for safety, check recursion/types. */
-import type { Annotation, Expr, Module, Rule, Term, VarTerm } from '../ast/types';
+import type { Annotation, Module, Rule, Term, VarTerm } from '../ast/types';
 import { RegoError, RegoErrors } from '../errors';
-import { parseModule, parseQuery } from '../parser/parser';
-import type { BuiltinDecl } from '../builtins/contract';
+import { parseModule } from '../parser/parser';
 import { BUILTINS } from '../builtins/registry';
-import { builtinsFor, Capabilities } from '../builtins/capabilities';
+import { builtinsFor } from '../builtins/capabilities';
 import type { Value } from '../value';
 import { Resolver, ResolveEnv } from './resolve';
 import { localizeClosureVars, SafetyChecker, termVars } from './safety';
@@ -13,100 +12,16 @@ import { checkRecursion } from './recursion';
 import { checkCall } from './typecheck';
 import { strictChecks } from './strict';
 import { indexComprehensions } from './comp-index';
+import { CompiledPolicy } from './policy';
+import type { CompileOptions } from './types';
 
-export interface CompileOptions {
-  strict?: boolean;
-  /** Custom builtins, added to (or replacing) those available. */
-  builtins?: BuiltinDecl[];
-  /**
-   * OPA capabilities: the builtins available are exactly those listed (unknown names are declared from the file,
-   * see builtins/capabilities.ts); `builtins` still adds to them.
-   */
-  capabilities?: Capabilities;
-  /** Syntax modules are parsed with: 1 (default, OPA 1.x) or 0 (OPA's `--v0-compatible`). */
-  regoVersion?: 0 | 1;
-  /** Per file name, overriding `regoVersion` (a bundle manifest's `file_rego_versions`). */
-  fileRegoVersions?: Record<string, 0 | 1>;
-}
+export { CompiledPolicy } from './policy';
+export type { CompileOptions, CompiledQuery, PolicyView } from './types';
 
 /** The Rego version a file is parsed with under these options. */
 export function regoVersionOf(file: string, opts: CompileOptions): 0 | 1 {
   const own = opts.fileRegoVersions && Object.prototype.hasOwnProperty.call(opts.fileRegoVersions, file) ? opts.fileRegoVersions[file] : undefined;
   return own ?? opts.regoVersion ?? 1;
-}
-
-export interface CompiledQuery {
-  body: Expr[];
-  nslots: number;
-  slotNames: string[];
-  /** named (non-wildcard) query vars, in order of first appearance */
-  outputs: Array<[string, number]>;
-}
-
-export class CompiledPolicy {
-  readonly root = new RuleNode('data', []);
-  readonly funcs = new Map<string, RuleNode>();
-  readonly modules: Module[] = [];
-  readonly builtins: Map<string, BuiltinDecl>;
-
-  constructor(builtins: Map<string, BuiltinDecl>) {
-    this.builtins = builtins;
-  }
-
-  arityOf(name: string): number | undefined {
-    const f = this.funcs.get(name);
-    if (f) return f.arity;
-    const b = this.builtins.get(name);
-    if (b) return b.variadic ? Infinity : b.args.length;
-    return undefined;
-  }
-
-  compileQuery(src: string): CompiledQuery {
-    const body = parseQuery(src, 'query');
-    const errors: RegoError[] = [];
-    const env: ResolveEnv = {
-      pkg: null,
-      ruleNames: new Set(),
-      imports: new Map(),
-      isFunction: (n) => this.funcs.has(n),
-      arityOf: (n) => this.arityOf(n),
-      checkCall: (t) => checkCall(t, this),
-      errors,
-    };
-    const r = new Resolver(env);
-    const resolved = r.resolveQuery(body);
-    localizeClosureVars(resolved, new Set());
-    const sc = new SafetyChecker(r.slotNames);
-    const ordered = sc.reorder(resolved, new Set()).body;
-    errors.push(...sc.errors);
-    if (errors.length) throw errors.length === 1 ? errors[0] : new RegoErrors(errors);
-    const outputs: Array<[string, number]> = [];
-    const seen = new Set<string>();
-    const collect = (t: Term) => {
-      const vs = new Set<number>();
-      termVars(t, vs);
-      for (const s of vs) {
-        const n = r.slotNames[s];
-        if (!n.startsWith('_$') && !seen.has(n) && r.top.lookup(n) === s) {
-          seen.add(n);
-          outputs.push([n, s]);
-        }
-      }
-    };
-    for (const e of resolved) {
-      if (e.kind === 'term') collect(e.term);
-      else if (e.kind === 'unify' || e.kind === 'assign') {
-        collect(e.left);
-        collect(e.right);
-      } else if (e.kind === 'somein') {
-        if (e.key) collect(e.key);
-        collect(e.value);
-        collect(e.collection);
-      } else if (e.kind === 'some') for (const v of e.vars) collect(v);
-      else if (e.kind === 'every') collect(e.domain);
-    }
-    return { body: ordered, nslots: r.nslots, slotNames: r.slotNames, outputs };
-  }
 }
 
 function headPath(pkg: string[], rule: Rule): { path: string[]; dyn: Term[] } {

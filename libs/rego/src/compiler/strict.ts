@@ -1,10 +1,10 @@
 /** Strict-mode checks (OPA's `--strict`): unused assignments, deprecated builtins, shadowed input/data. */
 import type { Expr, Rule, Term } from '../ast/types';
 import { RegoError } from '../errors';
-import type { CompiledPolicy } from './compile';
+import type { PolicyView } from './types';
 import { walkBody, walkTerm } from './walk';
 
-export function strictChecks(rules: Rule[], policy: CompiledPolicy): RegoError[] {
+export function strictChecks(rules: Rule[], policy: PolicyView): RegoError[] {
   const errors: RegoError[] = [];
   const uses = new Map<number, number>();
   const count = (t: Term) => {

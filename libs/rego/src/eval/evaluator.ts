@@ -5,7 +5,8 @@
  */
 import type { ArrayCompTerm, CallTerm, Expr, ObjectCompTerm, RefTerm, Rule, SetCompTerm, TemplateTerm, Term, With } from '../ast/types';
 import { RegoError } from '../errors';
-import type { CompiledPolicy, CompiledQuery } from '../compiler/compile';
+import type { CompiledPolicy } from '../compiler/policy';
+import type { CompiledQuery } from '../compiler/types';
 import type { RuleNode } from '../compiler/tree';
 import { BUILTINS, BuiltinContext, BuiltinError, BuiltinHaltError, BuiltinImpl, BuiltinTypeError } from '../builtins/registry';
 import {
