@@ -331,17 +331,20 @@ export function sortedKeys(o: PlainObject | RegoObject): Value[] {
   const hit = sortedKeyCache.get(o);
   if (hit) return hit;
   const keys = o instanceof RegoObject ? o.keys().sort(compare) : sortStringKeys(Object.keys(o));
-  if (keys.length > 4) sortedKeyCache.set(o, keys);
+  sortedKeyCache.set(o, keys);
   return keys;
 }
 
 /** Code point order; plain UTF-16 order agrees unless a key holds surrogates. */
 function sortStringKeys(keys: string[]): string[] {
-  for (const k of keys) {
-    for (let i = 0; i < k.length; i++) {
-      const c = k.charCodeAt(i);
-      if (c >= 0xd800 && c <= 0xdfff) return keys.sort(compareStrings);
+  for (const k of keys) if (SURROGATE.test(k)) return keys.sort(compareStrings);
+  if (keys.length === 2) {
+    if (keys[1] < keys[0]) {
+      const t = keys[0];
+      keys[0] = keys[1];
+      keys[1] = t;
     }
+    return keys;
   }
   return keys.sort();
 }
