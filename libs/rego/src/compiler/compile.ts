@@ -10,7 +10,7 @@ import { localizeClosureVars, SafetyChecker, termVars } from './safety';
 import { RuleKind, RuleNode } from './tree';
 import { checkRecursion } from './recursion';
 import { checkCall } from './typecheck';
-import { strictChecks } from './strict';
+import { strictChecks, v1Checks } from './strict';
 import { indexComprehensions } from './comp-index';
 import { CompiledPolicy } from './policy';
 import type { CompileOptions } from './types';
@@ -181,7 +181,9 @@ export function compileModules(files: Record<string, string>, opts: CompileOptio
         r.slotNames = res.slotNames;
       }
       errors.push(...sc.errors);
-      if (opts.strict) errors.push(...strictChecks(resolved, policy));
+      // the v1 checks run for v1 modules always; strict mode adds them to v0 modules too
+      if (opts.strict) errors.push(...strictChecks(resolved, policy, m.regoVersion !== 0));
+      if (m.regoVersion !== 0) errors.push(...v1Checks(resolved, policy));
       if (!sc.errors.length) indexComprehensions(resolved);
       for (let k = 0; k + 1 < resolved.length; k++) resolved[k].else = resolved[k + 1];
       for (const r of resolved) r.nslots = res.nslots;

@@ -71,3 +71,13 @@ describe('parser: imports between rules', () => {
     expect(compile({ 'p.rego': src }).evalValue('data.t.x', { data: { lib: { v: 3 } } }).value).toBe(3);
   });
 });
+
+describe('checks OPA applies to v1 modules only (or in strict mode)', () => {
+  it('refuses deprecated builtins and shadowed input/data in v1, accepts them in v0', () => {
+    const v1 = 'package t\nx := any([true])\n';
+    expect(() => compile({ 'p.rego': v1 })).toThrow(/deprecated built-in function calls in expression: any/);
+    expect(() => compile({ 'p.rego': 'package t\np if {\n\tinput := 1\n\tinput == 1\n}\n' })).toThrow(/variables must not shadow input/);
+    expect(value('package t\nx = any([true])\ny = re_match("a", "a")\n', 'data.t', {})).toEqual({ x: true, y: true });
+    expect(() => compile({ 'p.rego': 'package t\nx = any([true])\n' }, { regoVersion: 0, strict: true })).toThrow(/deprecated built-in/);
+  });
+});
