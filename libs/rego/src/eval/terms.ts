@@ -133,14 +133,30 @@ export function evalIndexedComp(ev: Ev, t: ArrayCompTerm | SetCompTerm | ObjectC
     groups = g;
     ev.state.comps.set(t, g);
   }
-  return evalItems(ev, idx.outer, 0, f, [], (outer) => {
-    const h = outer.length === 1 ? hashKey(outer[0]) : hashKey(outer);
-    const grp = (groups as Map<string, { arr?: Value[]; set?: RegoSet; obj?: Map<string, [Value, Value]>; conflict?: boolean }>).get(h);
-    if (t.type === 'arraycomp') return k(grp?.arr ?? []);
-    if (t.type === 'setcomp') return k(grp?.set ?? new RegoSet());
-    if (grp?.conflict) throw new RegoError('eval_conflict_error', 'object keys must be unique', t.loc);
-    return k(grp?.obj ? makeObject(grp.obj.values()) : {});
-  });
+  // the outer side: bound vars, or refs with constant keys on them (`svc.spec.selector.app`); an undefined one
+  // matches no element, so the comprehension is empty
+  const outer: Value[] = new Array(idx.outer.length);
+  let none = false;
+  for (let i = 0; i < idx.outer.length; i++) {
+    const v = ev.det(idx.outer[i], f);
+    if (v === undefined) none = true;
+    else if (v === ND) return evalItems(ev, idx.outer, 0, f, [], (o) => lookupGroup(ev, t, groups!, o, k));
+    else outer[i] = v;
+  }
+  if (none) return lookupGroup(ev, t, groups, undefined, k);
+  return lookupGroup(ev, t, groups, outer, k);
+}
+
+type Group = { arr?: Value[]; set?: RegoSet; obj?: Map<string, [Value, Value]>; conflict?: boolean };
+
+/** The value of an indexed comprehension for one tuple of outer values (none: no element can match). */
+function lookupGroup(ev: Ev, t: ArrayCompTerm | SetCompTerm | ObjectCompTerm, groups: Map<string, unknown>, outer: Value[] | undefined, k: KV): boolean {
+  const h = outer === undefined ? undefined : outer.length === 1 ? hashKey(outer[0]) : hashKey(outer);
+  const grp = h === undefined ? undefined : (groups as Map<string, Group>).get(h);
+  if (t.type === 'arraycomp') return k(grp?.arr ?? []);
+  if (t.type === 'setcomp') return k(grp?.set ?? new RegoSet());
+  if (grp?.conflict) throw new RegoError('eval_conflict_error', 'object keys must be unique', t.loc);
+  return k(grp?.obj ? makeObject(grp.obj.values()) : {});
 }
 
 export function evalItems(ev: Ev, items: Term[], i: number, f: Frame, acc: Value[], k: (vs: Value[]) => boolean): boolean {

@@ -79,7 +79,7 @@ export class Parser {
     return t.kind === 'op' && t.text === s;
   }
   private isKw(s: string, t: Token = this.t): boolean {
-    return t.kind === 'ident' && t.text === s && this.kw.has(s);
+    return t.kind === 'ident' && t.text === s && (this.v1 || this.kw.has(s));
   }
   private expectOp(s: string): Token {
     if (!this.isOp(s)) this.err(`unexpected ${this.describe()} token: expected ${s}`);
