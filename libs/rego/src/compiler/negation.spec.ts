@@ -71,3 +71,15 @@ called := base()`;
     expect(b.evalValue('data.t.mocked', { input: {} }).value).toEqual([7, 7]);
   });
 });
+
+describe('unsafe variables under negation', () => {
+  it('reports the user’s variable, never the one generated for the negated operand', () => {
+    try {
+      compile({ 'p.rego': 'package t\nf(_) := true\np if { not f(x.y) }\n' });
+      throw new Error('expected an unsafe var error');
+    } catch (e) {
+      const errs = (e as { errors?: Array<{ message: string }> }).errors ?? [e as { message: string }];
+      expect(errs.map((x) => x.message)).toEqual(['p.rego:3: rego_unsafe_var_error: var x is unsafe']);
+    }
+  });
+});

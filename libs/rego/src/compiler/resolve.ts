@@ -5,6 +5,7 @@
 import type { CallTerm, Expr, RefTerm, Rule, Term, VarTerm, With } from '../ast/types';
 import { Location, RegoError } from '../errors';
 import type { Value } from '../value';
+import { GENERATED } from './safety';
 
 export interface ResolveEnv {
   pkg: string[] | null; // null for queries
@@ -172,7 +173,7 @@ export class Resolver {
    */
   private hoistNegated(e: Expr, scope: Scope, out: Expr[]): void {
     const gen = (t: Term): Term => {
-      const name = `_$local${this.generated++}`;
+      const name = `${GENERATED}${this.generated++}`;
       const slot = this.newSlot(scope, name);
       out.push({ kind: 'unify', left: { type: 'var', name, slot, loc: t.loc }, right: t, negated: false, with: e.with, loc: t.loc });
       return { type: 'var', name, slot, loc: t.loc };

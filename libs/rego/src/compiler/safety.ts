@@ -15,6 +15,9 @@ function isLocal(t: Term): t is Term & { type: 'var'; slot: number } {
 
 const closureCache = new WeakMap<object, Slots>();
 
+/** Names of the vars the resolver generates (operands of negated expressions): never shown as unsafe. */
+export const GENERATED = '_$local';
+
 /** Every local var the term needs (closure vars of comprehensions included, their own locals excluded). */
 export function termVars(t: Term, out: Slots): void {
   switch (t.type) {
@@ -283,15 +286,23 @@ export class SafetyChecker {
       }
     }
     if (remaining.length) {
-      // report the unsafe vars of the first expression that could not be ordered
+      // As OPA: the unsafe vars of the expressions that could not be ordered, leaving out the compiler's own
+      // generated vars (operands bound outside a negation); if only those are unsafe, "expression is unsafe".
+      const found: Array<[Expr, number[]]> = [];
       for (const e of remaining) {
         const vars: Slots = new Set();
         exprVars(e, vars);
         const outs = exprOutputs(e, safe);
         const bad = [...vars].filter((v) => !safe.has(v) && !outs.has(v));
-        if (bad.length) {
-          this.report(bad, e.loc, e);
-        }
+        if (bad.length) found.push([e, bad]);
+      }
+      const generated = (s: number) => (this.slotNames[s] ?? '').startsWith(GENERATED);
+      const userVars = found.some(([, bad]) => bad.some((s) => !generated(s)));
+      for (const [e, bad] of found) {
+        if (userVars) {
+          const named = bad.filter((s) => !generated(s));
+          if (named.length) this.report(named, e.loc, e);
+        } else this.errors.push(new RegoError('rego_unsafe_var_error', 'expression is unsafe', e.loc));
       }
       out.push(...remaining);
     }
