@@ -239,7 +239,11 @@ async function main(): Promise<void> {
     if (verbose) for (const [k, why] of Object.entries(suite.expectedFailures)) console.log(`    expected ${k}: ${why}`);
     if (v.unexpected.length || v.fixed.length || v.regressed) bad = true;
   }
-  if (found === 0) console.log(`no suites found under ${corpora} (set REGO_CORPORA or pass --corpora <dir>)`);
+  if (found === 0) {
+    console.error(`no suites found under ${corpora}: pass the folder holding them with --corpora <dir> (or set REGO_CORPORA)`);
+    process.exitCode = 2;
+    return;
+  }
   process.exitCode = bad ? 1 : 0;
 }
 
