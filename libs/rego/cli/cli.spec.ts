@@ -174,3 +174,54 @@ test_errors if conflicting == 1
     expect(r.err).toMatch(/b\.rego:\d+:\d+: rego_parse_error: /);
   });
 });
+
+describe('rego eval/test: Rego v0, capabilities and bundles', () => {
+  let root: string;
+  const V0 = `package legacy
+
+deny[msg] {
+	input.user == "guest"
+	msg := "guests may not deploy"
+}
+
+allow { not deny[_] }
+`;
+  beforeEach(() => {
+    root = makeTree({
+      'v0/legacy.rego': V0,
+      'v0/legacy_test.rego': 'package legacy\n\ntest_guest { deny["guests may not deploy"] with input as {"user": "guest"} }\ntest_admin { allow with input as {"user": "admin"} }\n',
+      'tool/p.rego': 'package tool\n\nimport rego.v1\n\nowner := acme.lookup("svc").owner\n',
+      'tool/p_test.rego': 'package tool\n\nimport rego.v1\n\ntest_owner if owner == "ann" with acme.lookup as {"owner": "ann"}\n',
+      'caps.json': JSON.stringify({ builtins: [{ name: 'eq' }, { name: 'equal' }, { name: 'acme.lookup', decl: { type: 'function', args: [{ type: 'string' }], result: { type: 'object' } } }] }),
+      'bundle/.manifest': JSON.stringify({ revision: '7', rego_version: 0 }),
+      'bundle/legacy.rego': V0,
+      'bundle/teams/data.json': '{"size": 2}',
+    });
+  });
+  afterEach(() => removeTree(root));
+
+  it('parses Rego v0 with --v0-compatible (and refuses it without)', async () => {
+    const r = await cli(['eval', '--v0-compatible', '-d', 'v0', 'data.legacy.allow'], root);
+    expect(r.out.trim()).toBe('true');
+    expect((await cli(['eval', '-d', 'v0', 'data.legacy'], root)).err).toMatch(/rego_parse_error: `if` keyword is required/);
+    const t = await cli(['test', '--v0-compatible', 'v0'], root);
+    expect(t.out.trim().split('\n').pop()).toBe('2 passed, 0 failed');
+  });
+
+  it('reads custom builtins from --capabilities, mockable in tests; unlisted builtins are undefined', async () => {
+    expect((await cli(['test', 'tool'], root)).err).toMatch(/undefined function acme\.lookup/);
+    const t = await cli(['test', '--capabilities', 'caps.json', 'tool'], root);
+    expect(t.out.trim().split('\n').pop()).toBe('1 passed, 0 failed');
+    const e = await cli(['eval', '--capabilities', 'caps.json', 'x := upper("a")'], root);
+    expect(e.err).toMatch(/rego_type_error: undefined function upper/);
+    expect((await cli(['eval', '--capabilities', 'missing.json', 'data'], root)).err).toMatch(/missing\.json: no such file/);
+  });
+
+  it('loads a bundle folder with -b, honouring its manifest rego_version and mounting its data', async () => {
+    const r = await cli(['eval', '-b', 'bundle', 'data'], root);
+    expect(r.err).toBe('');
+    expect(JSON.parse(r.out)).toEqual({ legacy: { allow: true, deny: [] }, teams: { size: 2 } });
+    const t = await cli(['test', '-b', 'bundle'], root);
+    expect(t.out.trim().split('\n').pop()).toBe('0 passed, 0 failed');
+  });
+});

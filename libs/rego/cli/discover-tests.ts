@@ -17,7 +17,7 @@ function refOf(path: string[], rule: string): string {
   return ['data', ...path].map((s, i) => (i === 0 || IDENT.test(s) ? (i === 0 ? s : `.${s}`) : `[${JSON.stringify(s)}]`)).join('') + `.${rule}`;
 }
 
-export function discoverTests(files: Record<string, string>): DiscoveredTest[] {
+export function discoverTests(files: Record<string, string>, regoVersion: 0 | 1 = 1, fileRegoVersions: Record<string, 0 | 1> = {}): DiscoveredTest[] {
   const seen = new Set<string>();
   const tests: DiscoveredTest[] = [];
   const add = (ref: string, file: string, row: number) => {
@@ -28,7 +28,7 @@ export function discoverTests(files: Record<string, string>): DiscoveredTest[] {
   for (const file of Object.keys(files).sort()) {
     let parsed: ReturnType<typeof parseModule> | undefined;
     try {
-      parsed = parseModule(files[file], file);
+      parsed = parseModule(files[file], file, { regoVersion: fileRegoVersions[file] ?? regoVersion });
     } catch {
       parsed = undefined;
     }

@@ -1,5 +1,6 @@
 /**
- * `rego eval -d <path> [-d ...] [-i input.json] [--repeat N] [--strict] [--strict-builtin-errors] <query>`
+ * `rego eval [-d <path>]... [-b <bundle dir>]... [-i input.json] [--repeat N] [--strict] [--strict-builtin-errors]
+ *   [--v0-compatible] [--capabilities <file>] <query>`
  *
  * Output on stdout:
  * - a query that is a single reference (`data.policy`, `data.policy.allow`, `input.x`, `data.a["b-c"]`) prints
@@ -15,19 +16,20 @@ import { parseArgs, UsageError } from './args';
 import { formatErrors } from './format-error';
 import { CliIo } from './io';
 import { jsonText } from './json-text';
-import { LoadError, loadPaths, parseDocument } from './load-paths';
+import { LoadError, loadBundleDir, loadPaths, parseDocument } from './load-paths';
+import { COMPILE_FLAGS, compileOptionsFrom } from './compile-options';
 import { fmtMs, median, nowMs } from './timing';
 import * as path from 'path';
 import { isRefQuery } from '../src/sandbox/ref-query';
-
 
 export async function evalCommand(argv: string[], io: CliIo, cwd = process.cwd()): Promise<number> {
   const { flags, positional } = parseArgs(argv, [
     { names: ['-d', '--data'], key: 'data', takesValue: true, repeat: true },
     { names: ['-i', '--input'], key: 'input', takesValue: true },
+    { names: ['-b', '--bundle'], key: 'bundle', takesValue: true, repeat: true },
     { names: ['--repeat'], key: 'repeat', takesValue: true },
-    { names: ['--strict'], key: 'strict', takesValue: false },
     { names: ['--strict-builtin-errors'], key: 'strictBuiltinErrors', takesValue: false },
+    ...COMPILE_FLAGS,
   ]);
   if (positional.length !== 1) throw new UsageError('eval needs exactly one query');
   const query = positional[0];
@@ -35,11 +37,14 @@ export async function evalCommand(argv: string[], io: CliIo, cwd = process.cwd()
   if (!Number.isInteger(repeat) || repeat < 0) throw new UsageError('--repeat needs a non-negative integer');
 
   try {
+    const copts = compileOptionsFrom(flags, cwd);
     const loaded = loadPaths((flags.data as string[] | undefined) ?? [], cwd);
+    const fileRegoVersions: Record<string, 0 | 1> = {};
+    for (const b of (flags.bundle as string[] | undefined) ?? []) loadBundleDir(b, cwd, copts.regoVersion, loaded, fileRegoVersions);
     const input = flags.input === undefined ? undefined : parseDocument(path.resolve(cwd, flags.input as string), flags.input as string);
 
     const t0 = nowMs();
-    const bundle = compile(loaded.files, { strict: flags.strict === true });
+    const bundle = compile(loaded.files, { ...copts, fileRegoVersions });
     const compileMs = nowMs() - t0;
 
     const opts = { input, data: loaded.data, strictBuiltinErrors: flags.strictBuiltinErrors === true };

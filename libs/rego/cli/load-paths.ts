@@ -3,11 +3,13 @@
  * every `.rego` file becomes a module (named by its path as the user would type it), and every `data.json` /
  * `data.yaml` / `data.yml` is mounted under `data` at its folder's path relative to the root it was found under
  * (`-d bundle` with `bundle/a/b/data.json` gives `data.a.b`). A JSON/YAML file passed directly is mounted at the
- * root. Other JSON files in a directory (inputs, fixtures) are ignored on purpose.
+ * root. Other JSON files in a directory (inputs, fixtures) are ignored on purpose. `loadBundleDir` reads a folder
+ * as a bundle, honouring its `.manifest`.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import * as YAML from 'yaml';
+import { mountDocument, readBundle } from '../src/bundle';
 
 export interface Loaded {
   files: Record<string, string>;
@@ -75,37 +77,41 @@ function displayName(abs: string, cwd: string): string {
   return rel.startsWith('..') || path.isAbsolute(rel) ? abs : rel;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Mounts `doc` at `mount` inside `data`, merging objects; two documents writing the same leaf is an error. */
+/** Mounts `doc` at `mount` inside `data` (objects merge; a conflicting leaf is a LoadError naming the file). */
 function mountAt(data: Record<string, unknown>, mount: string[], doc: unknown, name: string): void {
-  if (mount.length === 0) {
-    if (!isPlainObject(doc)) throw new LoadError(`${name}: a root data document must be an object`);
-    merge(data, doc, name, []);
-    return;
-  }
-  let wrapped: unknown = doc;
-  for (let i = mount.length - 1; i >= 0; i--) {
-    const o: Record<string, unknown> = {};
-    define(o, mount[i], wrapped);
-    wrapped = o;
-  }
-  merge(data, wrapped as Record<string, unknown>, name, []);
+  mountDocument(data, mount, doc, (msg) => new LoadError(`${name}: ${msg}`));
 }
 
-function merge(into: Record<string, unknown>, from: Record<string, unknown>, name: string, at: string[]): void {
-  for (const key of Object.keys(from)) {
-    const have = Object.prototype.hasOwnProperty.call(into, key) ? into[key] : undefined;
-    const add = from[key];
-    if (have === undefined) define(into, key, add);
-    else if (isPlainObject(have) && isPlainObject(add)) merge(have, add, name, [...at, key]);
-    else throw new LoadError(`${name}: data at ${[...at, key].join('.')} conflicts with another document`);
+/**
+ * Reads a folder as an OPA bundle (`-b`): its `.manifest` (rego_version, file_rego_versions, roots), modules and
+ * data.json/data.yaml documents, through the library's bundle reader. Modules are named by their path as the
+ * user would type it; `regoVersions` gives each one's version.
+ */
+export function loadBundleDir(root: string, cwd: string, regoVersion: 0 | 1 | undefined, into: Loaded, regoVersions: Record<string, 0 | 1>): void {
+  const abs = path.resolve(cwd, root);
+  if (!fs.existsSync(abs) || !fs.statSync(abs).isDirectory()) throw new LoadError(`${root}: not a bundle directory`);
+  const files: Record<string, string> = {};
+  const walkAll = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (!e.name.startsWith('.')) walkAll(full);
+      } else if (e.isFile() && (e.name === '.manifest' || /\.(rego|json|ya?ml)$/.test(e.name))) {
+        files[path.relative(abs, full).split(path.sep).join('/')] = fs.readFileSync(full, 'utf8');
+      }
+    }
+  };
+  walkAll(abs);
+  let read;
+  try {
+    read = readBundle(files, { regoVersion, name: root });
+  } catch (e) {
+    throw new LoadError((e as Error).message.replace(/^rego_[a-z_]+: /, ''));
   }
-}
-
-/** Own data property even for keys like "__proto__". */
-function define(o: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  for (const [rel, src] of Object.entries(read.modules)) {
+    const name = displayName(path.join(abs, ...rel.split('/')), cwd);
+    into.files[name] = src;
+    regoVersions[name] = read.regoVersions[rel];
+  }
+  mountAt(into.data, [], read.data, root);
 }

@@ -5,8 +5,9 @@ import { CliIo } from './io';
 import { testCommand } from './test-command';
 
 export const USAGE = `usage:
-  rego eval -d <file or dir> [-d ...] [-i input.json] [--repeat N] [--strict] [--strict-builtin-errors] <query>
-  rego test <file or dir>... [--run <regex>] [-v] [--strict]
+  rego eval [-d <file or dir>]... [-b <bundle dir>]... [-i input.json] [--repeat N] [--strict]
+            [--strict-builtin-errors] [--v0-compatible] [--capabilities <file>] <query>
+  rego test <file or dir>... [--run <regex>] [-v] [-b] [--strict] [--v0-compatible] [--capabilities <file>]
 `;
 
 export async function runCli(argv: string[], io: CliIo, cwd = process.cwd()): Promise<number> {

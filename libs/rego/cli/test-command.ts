@@ -1,5 +1,5 @@
 /**
- * `rego test <file or dir>... [--run <regex>] [-v]`: runs every `test_*` rule like `opa test`. A test passes when
+ * `rego test <file or dir>... [--run <regex>] [-v] [-b] [--strict] [--v0-compatible] [--capabilities <file>]`: runs every `test_*` rule like `opa test`. A test passes when
  * its rule is defined and true; undefined, any other value, or an evaluation error is a failure. Output: one line
  * per failing test (`<file>:<row>: <ref>: FAIL` or `... ERROR: <error>`), with `-v` also the passing ones and
  * each test's print() output, then `N passed, N failed`. Exit 1 when a test failed or the modules do not compile.
@@ -9,14 +9,16 @@ import { parseArgs, UsageError } from './args';
 import { discoverTests } from './discover-tests';
 import { formatErrors } from './format-error';
 import { CliIo } from './io';
-import { LoadError, loadPaths } from './load-paths';
+import { LoadError, loadBundleDir, loadPaths } from './load-paths';
+import { COMPILE_FLAGS, compileOptionsFrom, regoVersionFlag } from './compile-options';
 import { fmtMs, nowMs } from './timing';
 
 export async function testCommand(argv: string[], io: CliIo, cwd = process.cwd()): Promise<number> {
   const { flags, positional } = parseArgs(argv, [
     { names: ['-r', '--run'], key: 'run', takesValue: true },
     { names: ['-v', '--verbose'], key: 'verbose', takesValue: false },
-    { names: ['--strict'], key: 'strict', takesValue: false },
+    { names: ['-b', '--bundle'], key: 'bundle', takesValue: false },
+    ...COMPILE_FLAGS,
   ]);
   if (positional.length === 0) throw new UsageError('test needs at least one file or directory');
   let filter: RegExp | undefined;
@@ -31,16 +33,22 @@ export async function testCommand(argv: string[], io: CliIo, cwd = process.cwd()
 
   let loaded;
   let bundle;
+  const fileRegoVersions: Record<string, 0 | 1> = {};
   try {
-    loaded = loadPaths(positional, cwd);
-    bundle = compile(loaded.files, { strict: flags.strict === true });
+    const copts = compileOptionsFrom(flags, cwd);
+    if (flags.bundle === true) {
+      // OPA's `opa test -b`: every path is a bundle folder (its .manifest honoured)
+      loaded = { files: {}, data: {} };
+      for (const p of positional) loadBundleDir(p, cwd, copts.regoVersion, loaded, fileRegoVersions);
+    } else loaded = loadPaths(positional, cwd);
+    bundle = compile(loaded.files, { ...copts, fileRegoVersions });
   } catch (e) {
     if (e instanceof LoadError) io.err(`error: ${e.message}\n`);
     else for (const line of formatErrors(e)) io.err(line + '\n');
     return 1;
   }
 
-  const tests = discoverTests(loaded.files).filter((t) => !filter || filter.test(t.ref));
+  const tests = discoverTests(loaded.files, regoVersionFlag(flags), fileRegoVersions).filter((t) => !filter || filter.test(t.ref));
   let passed = 0;
   let failed = 0;
   for (const t of tests) {

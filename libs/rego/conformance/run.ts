@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parse as parseYaml } from 'yaml';
 import { compile, RegoError } from '../src/index';
-import { CompiledPolicy } from '../src/compiler/compile';
+import { CompiledPolicy } from '../src/compiler/policy';
 import { Evaluator } from '../src/eval/evaluator';
 import { parseTerm } from '../src/parser/parser';
 import { Value, toJSON } from '../src/value';

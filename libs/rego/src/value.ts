@@ -331,17 +331,20 @@ export function sortedKeys(o: PlainObject | RegoObject): Value[] {
   const hit = sortedKeyCache.get(o);
   if (hit) return hit;
   const keys = o instanceof RegoObject ? o.keys().sort(compare) : sortStringKeys(Object.keys(o));
-  if (keys.length > 4) sortedKeyCache.set(o, keys);
+  sortedKeyCache.set(o, keys);
   return keys;
 }
 
 /** Code point order; plain UTF-16 order agrees unless a key holds surrogates. */
 function sortStringKeys(keys: string[]): string[] {
-  for (const k of keys) {
-    for (let i = 0; i < k.length; i++) {
-      const c = k.charCodeAt(i);
-      if (c >= 0xd800 && c <= 0xdfff) return keys.sort(compareStrings);
+  for (const k of keys) if (SURROGATE.test(k)) return keys.sort(compareStrings);
+  if (keys.length === 2) {
+    if (keys[1] < keys[0]) {
+      const t = keys[0];
+      keys[0] = keys[1];
+      keys[1] = t;
     }
+    return keys;
   }
   return keys.sort();
 }
@@ -709,25 +712,47 @@ export function toJSONText(v: Value): string {
 // Rego text (as OPA prints terms: print(), sprintf of composites, error messages)
 
 /** Go's strconv.Quote for the printable-ASCII/Unicode cases that matter; control characters use Go escapes. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"') out += '\\"';
-    else if (ch === '\\') out += '\\\\';
-    else if (c === 7) out += '\\a';
-    else if (c === 8) out += '\\b';
-    else if (c === 12) out += '\\f';
-    else if (c === 10) out += '\\n';
-    else if (c === 13) out += '\\r';
-    else if (c === 9) out += '\\t';
-    else if (c === 11) out += '\\v';
-    else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
-    else if ((c >= 0x80 && c < 0xa0) || c === 0xad || (c >= 0xd800 && c <= 0xdfff) || c === 0xfffe || c === 0xffff)
-      out += c > 0xffff ? '\\U' + c.toString(16).padStart(8, '0') : '\\u' + c.toString(16).padStart(4, '0');
-    else out += ch;
+/** Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+const GO_PRINT = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+
+/** One rune as Go's strconv escapes it inside `quote` (`"` for strings, `'` for runes). */
+function goEscapeRune(ch: string, quote: string, asciiOnly: boolean): string {
+  const c = ch.codePointAt(0)!;
+  if (ch === quote || ch === '\\') return '\\' + ch;
+  if (c === 0x20 || (c < 0x80 ? c > 0x20 && c < 0x7f : !asciiOnly && c >= 0xa0 && GO_PRINT.test(ch))) return ch;
+  switch (c) {
+    case 7:
+      return '\\a';
+    case 8:
+      return '\\b';
+    case 12:
+      return '\\f';
+    case 10:
+      return '\\n';
+    case 13:
+      return '\\r';
+    case 9:
+      return '\\t';
+    case 11:
+      return '\\v';
   }
+  if (c < 0x20 || c === 0x7f) return '\\x' + c.toString(16).padStart(2, '0');
+  // a lone surrogate is not a valid rune: Go writes U+FFFD
+  const r = c >= 0xd800 && c <= 0xdfff ? 0xfffd : c;
+  return r < 0x10000 ? '\\u' + r.toString(16).padStart(4, '0') : '\\U' + r.toString(16).padStart(8, '0');
+}
+
+/** Go's strconv.Quote (`asciiOnly`: strconv.QuoteToASCII, what `%+q` prints). */
+export function goQuote(s: string, asciiOnly = false): string {
+  let out = '"';
+  for (const ch of s) out += goEscapeRune(ch, '"', asciiOnly);
   return out + '"';
+}
+
+/** Go's strconv.QuoteRune (`%q` of an integer): `'a'`, `'\\x01'`, `'\\u00a0'`; beyond U+10FFFF, U+FFFD. */
+export function goQuoteRune(code: number, asciiOnly = false): string {
+  const r = code > 0x10ffff || code < 0 || (code >= 0xd800 && code <= 0xdfff) ? 0xfffd : code;
+  return "'" + goEscapeRune(String.fromCodePoint(r), "'", asciiOnly) + "'";
 }
 
 /** A Rego value as OPA prints a term: strings quoted, sets `{1, 2}` (empty: `set()`), objects `{"a": 1}`. */

@@ -235,6 +235,8 @@ export interface Module {
   imports: Import[];
   rules: Rule[];
   annotations: Annotation[];
-  /** whether `import rego.v1` was present (informational; we always parse v1) */
+  /** whether `import rego.v1` was present */
   regoV1?: boolean;
+  /** the rules the module was parsed under: 1 for v1, and for v0 modules importing rego.v1; 0 for plain v0 */
+  regoVersion?: 0 | 1;
 }

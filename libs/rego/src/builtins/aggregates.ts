@@ -1,7 +1,7 @@
 /** Aggregates over collections: count, sum, product, max, min, sort, any, all. */
 import { Value, RegoSet, isObject, objSize, compare, typeName, sortValues } from '../value';
 import * as N from '../number';
-import type { BuiltinImpl } from './registry';
+import type { BuiltinImpl } from './contract';
 import { BuiltinTypeError } from './errors';
 import { typeErr, oneOf, arrOrSet } from './operands';
 import { runeCount } from './utf8';

@@ -1,7 +1,7 @@
 /** Arithmetic, rounding, ranges, bit operations and rand.intn. */
 import { Value, RegoSet } from '../value';
 import * as N from '../number';
-import type { BuiltinImpl, BuiltinContext } from './registry';
+import type { BuiltinImpl, BuiltinContext } from './contract';
 import { BuiltinError, BuiltinTypeError } from './errors';
 import { num, int, str, typeErr, oneOf } from './operands';
 

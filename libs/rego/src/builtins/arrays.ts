@@ -1,6 +1,6 @@
 /** array.* builtins. */
 import { Value } from '../value';
-import type { BuiltinImpl } from './registry';
+import type { BuiltinImpl } from './contract';
 import { arr, smallInt } from './operands';
 
 export const ARRAYS: Record<string, BuiltinImpl> = {

@@ -5,7 +5,7 @@
 import { createHash, createHmac } from 'crypto';
 import { Value, PlainObject, isObject, objGet, objEntries, makeObject, compareStrings } from '../value';
 import * as N from '../number';
-import type { BuiltinImpl } from './registry';
+import type { BuiltinImpl } from './contract';
 import { BuiltinError, BuiltinTypeError } from './errors';
 import { obj, typeErr } from './operands';
 import { marshalJSON } from './json-text';

@@ -1,6 +1,6 @@
 /** Comparison builtins (infix ==, !=, <, <=, >, >=), using OPA's total order over values. */
 import { compare, equals } from '../value';
-import type { BuiltinImpl } from './registry';
+import type { BuiltinImpl } from './contract';
 
 export const COMPARISON: Record<string, BuiltinImpl> = {
   equal: ([a, b]) => equals(a, b),

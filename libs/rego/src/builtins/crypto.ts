@@ -1,6 +1,6 @@
 /** Hashes and HMACs over the UTF-8 bytes of strings (hex output), and constant-time MAC comparison. */
 import { createHash, createHmac, timingSafeEqual } from 'crypto';
-import type { BuiltinImpl } from './registry';
+import type { BuiltinImpl } from './contract';
 import { str } from './operands';
 
 const hash = (alg: string): BuiltinImpl => (args) => createHash(alg).update(str(args, 0), 'utf8').digest('hex');

@@ -2,7 +2,7 @@
 import YAML from 'yaml';
 import { Value, RegoSet, objEntries, compareStrings, makeObject } from '../value';
 import * as N from '../number';
-import type { BuiltinImpl } from './registry';
+import type { BuiltinImpl } from './contract';
 import { BuiltinError, BuiltinTypeError } from './errors';
 import { str, obj } from './operands';
 import { decodeUtf8Go } from './utf8';

@@ -5,7 +5,7 @@
  */
 import { RE2JS } from 're2js';
 import { Value } from '../value';
-import type { BuiltinImpl } from './registry';
+import type { BuiltinImpl } from './contract';
 import { BuiltinError, BuiltinTypeError } from './errors';
 import { str, typeErr, oneOf } from './operands';
 

@@ -1,6 +1,6 @@
 /** walk (relation), graph.reachable and graph.reachable_paths. */
 import { Value, PlainObject, RegoObject, RegoSet, objGet, makeSet } from '../value';
-import type { BuiltinImpl } from './registry';
+import type { BuiltinImpl } from './contract';
 import { obj, typeErr } from './operands';
 
 /**

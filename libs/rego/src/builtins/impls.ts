@@ -1,5 +1,5 @@
 /** All builtin implementations, by name, gathered from the family files. */
-import type { BuiltinImpl } from './registry';
+import type { BuiltinImpl } from './contract';
 import { COMPARISON } from './comparison';
 import { ARITHMETIC } from './arithmetic';
 import { AGGREGATES } from './aggregates';

@@ -9,6 +9,7 @@ describe('json schema', () => {
       'jsonschema: has a primitive type that is NOT VALID -- given: /unknown_type/ Expected valid values are:[array boolean integer number null object string]',
     ]);
     expect((call('json.verify_schema', '{') as unknown[])[0]).toBe(false);
+    expect(call('json.verify_schema', ['something'])).toEqual([false, 'jsonschema: wrong type, expected string or object']);
   });
 
   it('reports errors in gojsonschema order and format', () => {
@@ -21,14 +22,14 @@ describe('json schema', () => {
     const [ok, errors] = call('json.match_schema', { a: 1, b: 'x', c: [1, 1] }, schema) as [boolean, Array<Record<string, string>>];
     expect(ok).toBe(false);
     expect(errors.map((e) => e.error)).toEqual([
-      '(root): z is required',
-      '(root): Additional property b is not allowed',
+      '(Root): z is required',
+      '(Root): Additional property b is not allowed',
       'a: Invalid type. Expected: string, given: integer',
       'c.0: Must be greater than or equal to 2',
       'c.1: Must be greater than or equal to 2',
       'c: array items[0,1] must be unique',
     ]);
-    expect(errors[0]).toEqual({ error: '(root): z is required', type: 'required', field: '(root)', desc: 'z is required' });
+    expect(errors[0]).toEqual({ error: '(Root): z is required', type: 'required', field: '(Root)', desc: 'z is required' });
   });
 
   it('supports combinators, refs, conditionals and draft differences', () => {
@@ -60,5 +61,33 @@ describe('json schema', () => {
     const [ok, errs] = call('json.match_schema', { d: 'yesterday', p: 'x', ip: '::1' }, s) as [boolean, Array<Record<string, string>>];
     expect(ok).toBe(false);
     expect(errs.map((e) => e.type)).toEqual(['format', 'format', 'pattern']);
+  });
+
+  it('resolves $ref against the base URI its enclosing $id sets, including documents embedded by $id', () => {
+    const schema: Value = {
+      $id: 'http://example.com/schema/main.json',
+      type: 'object',
+      properties: {
+        lic: { $ref: 'lic.json' },
+        sig: { $ref: 'http://example.com/schema/sig.json#/definitions/alg' },
+        loc: { $ref: '#named' },
+      },
+      definitions: {
+        lic: { $id: 'http://example.com/schema/lic.json', type: 'string' },
+        sig: { $id: 'sig.json', definitions: { alg: { enum: ['RS256'] } } },
+        named: { $id: '#named', type: 'number' },
+      },
+    };
+    const [ok, errors] = call('json.match_schema', { lic: 1, sig: 'x', loc: 'y' }, schema) as [boolean, Array<Record<string, string>>];
+    expect(ok).toBe(false);
+    expect(errors.map((e) => e.error).sort()).toEqual([
+      'lic: Invalid type. Expected: string, given: integer',
+      'loc: Invalid type. Expected: number, given: string',
+      'sig: sig must be one of the following: "RS256"',
+    ]);
+    expect(call('json.verify_schema', { $id: 'http://a/b.json', properties: { x: { $ref: 'c.json' } } })).toEqual([
+      false,
+      'jsonschema: Reference c.json could not be resolved: remote references are not supported',
+    ]);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { Value, PlainObject, RegoSet, isObject, objGet, objEntries, objKeys, makeObject, compareStrings, typeName } from '../value';
 import * as N from '../number';
-import type { BuiltinImpl } from './registry';
+import type { BuiltinImpl } from './contract';
 import { BuiltinError } from './errors';
 import { parseJSON, marshalJSON } from './json-text';
 import { compileRegex } from './regex';
@@ -80,21 +80,49 @@ function nonNegInt(v: Value | undefined, key: string): number | undefined {
   return n;
 }
 
+/** Base URI of a schema without `$id` (relative references from it resolve to nothing that exists). */
+const ROOT_BASE = 'rego-schema://root/root.json';
+
+/** `ref` resolved against `base` (RFC 3986, as gojsonschema's reference pool does), or undefined when malformed. */
+function resolveUri(base: string, ref: string): string | undefined {
+  try {
+    return new URL(ref, base).href;
+  } catch {
+    return undefined;
+  }
+}
+
+function withoutEmptyFragment(u: string): string {
+  return u.endsWith('#') ? u.slice(0, -1) : u;
+}
+
+/** Keys whose values are data, not schemas: an `$id` inside them names nothing. */
+const DATA_KEYS = new Set(['enum', 'const', 'examples', 'default']);
+
 class Compiler {
-  private pending: Array<[Sub, string]> = [];
+  private pending: Array<[Sub, string, string]> = [];
+  /** absolute URI (a document, or a document plus a plain-name fragment) -> the schema with that `$id` */
   private ids = new Map<string, Value>();
+  /** schema object -> its base URI (the nearest enclosing `$id`, resolved against the one above it) */
+  private bases = new Map<Value, string>();
   constructor(private root: Value) {
-    this.collectIds(root);
+    this.collectIds(root, ROOT_BASE);
   }
 
-  private collectIds(v: Value): void {
-    if (Array.isArray(v)) v.forEach((x) => this.collectIds(x));
+  private collectIds(v: Value, base: string): void {
+    if (Array.isArray(v)) v.forEach((x) => this.collectIds(x, base));
     else if (isObject(v)) {
-      for (const key of ['$id', 'id']) {
-        const id = objGet(v, key);
-        if (typeof id === 'string') this.ids.set(id.replace(/#$/, ''), v);
+      let b = base;
+      const id = objGet(v, '$id') ?? objGet(v, 'id');
+      if (typeof id === 'string') {
+        const abs = resolveUri(base, id);
+        if (abs !== undefined) {
+          b = withoutEmptyFragment(abs);
+          this.ids.set(b, v);
+        }
       }
-      for (const [, x] of objEntries(v)) this.collectIds(x as Value);
+      this.bases.set(v, b);
+      for (const [k, x] of objEntries(v)) if (!(typeof k === 'string' && DATA_KEYS.has(k))) this.collectIds(x as Value, b);
     }
   }
 
@@ -103,29 +131,32 @@ class Compiler {
   compile(): Sub {
     const s = this.sub(this.root);
     // Resolve $refs after all schemas exist so recursive references work.
-    for (const [sub, ref] of this.pending) sub.refSchema = this.resolve(ref);
+    for (const [sub, ref, base] of this.pending) sub.refSchema = this.resolve(ref, base);
     return s;
   }
 
-  private resolve(ref: string): Sub {
-    let doc: Value = this.root;
-    let frag = ref;
-    const hash = ref.indexOf('#');
-    if (hash > 0 || (hash < 0 && ref !== '')) {
-      const base = hash < 0 ? ref : ref.slice(0, hash);
-      const target = this.ids.get(base);
-      if (target === undefined) throw new SchemaError(`Reference ${ref} could not be resolved: remote references are not supported`);
-      doc = target;
-      frag = hash < 0 ? '' : ref.slice(hash);
-    } else if (hash === 0 && this.ids.has(ref)) {
-      return this.sub(this.ids.get(ref) as Value);
-    }
-    const ptr = frag.replace(/^#/, '');
+  /** A `$ref` against the base URI of the schema holding it: a document known by its `$id`, then a JSON pointer. */
+  private resolve(ref: string, base: string): Sub {
+    const abs = resolveUri(base, ref);
+    if (abs === undefined) throw new SchemaError(`Reference ${ref} could not be resolved: invalid reference`);
+    const hash = abs.indexOf('#');
+    const docUri = hash < 0 ? abs : abs.slice(0, hash);
+    const frag = hash < 0 ? '' : abs.slice(hash + 1);
+    // a location-independent identifier (`"$id": "#foo"`)
+    if (frag !== '' && !frag.startsWith('/') && this.ids.has(abs)) return this.sub(this.ids.get(abs) as Value);
+    const doc = this.ids.get(docUri) ?? (docUri === ROOT_BASE ? this.root : undefined);
+    if (doc === undefined) throw new SchemaError(`Reference ${ref} could not be resolved: remote references are not supported`);
     let cur: Value | undefined = doc;
-    if (ptr !== '') {
-      if (!ptr.startsWith('/')) throw new SchemaError(`Reference ${ref} must be canonical`);
-      for (const raw of ptr.slice(1).split('/')) {
-        const seg = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (frag !== '') {
+      if (!frag.startsWith('/')) throw new SchemaError(`Reference ${ref} must be canonical`);
+      for (const raw of frag.slice(1).split('/')) {
+        let seg = raw;
+        try {
+          seg = decodeURIComponent(raw);
+        } catch {
+          // keep it as written
+        }
+        seg = seg.replace(/~1/g, '/').replace(/~0/g, '~');
         if (Array.isArray(cur)) cur = cur[Number(seg)];
         else if (isObject(cur)) cur = objGet(cur, seg);
         else cur = undefined;
@@ -169,7 +200,7 @@ class Compiler {
     if (ref !== undefined) {
       if (typeof ref !== 'string') throw new SchemaError('$ref must be of type string');
       s.ref = ref;
-      this.pending.push([s, ref]);
+      this.pending.push([s, ref, this.bases.get(v) ?? ROOT_BASE]);
     }
     const t = get('type');
     if (t !== undefined) {
@@ -363,7 +394,8 @@ class Result {
 }
 
 function fieldOf(ctx: Ctx | undefined): string {
-  if (!ctx) return '(root)';
+  // OPA's gojsonschema names the document root `(Root)` (ec-policies' tests, run on OPA, expect it)
+  if (!ctx) return '(Root)';
   const parts: string[] = [];
   for (let c: Ctx | undefined = ctx; c; c = c.parent) parts.push(c.key);
   return parts.reverse().join('.');
@@ -640,7 +672,11 @@ function validateNumber(s: Sub, n: N.Num, r: Result, ctx: Ctx | undefined): void
 const byObject = new WeakMap<object, Sub>();
 const byText = new Map<string, Sub>();
 
-/** Schema operand: JSON text or an object/array/boolean value. */
+/**
+ * Schema operand: JSON text or an object. Arrays are refused as OPA's loader refuses them (ec-policies' tests
+ * expect `jsonschema: wrong type, expected string or object` from json.verify_schema(["x"])); JSON text holding an
+ * array still reaches the schema parser.
+ */
 function schemaValue(v: Value): Value {
   if (typeof v === 'string') {
     try {
@@ -649,7 +685,7 @@ function schemaValue(v: Value): Value {
       throw new SchemaError('invalid JSON string');
     }
   }
-  if (isObject(v) || Array.isArray(v)) return v;
+  if (isObject(v)) return v;
   throw new SchemaError('wrong type, expected string or object');
 }
 

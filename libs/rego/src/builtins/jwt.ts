@@ -11,7 +11,7 @@ import {
 } from 'crypto';
 import { Value, PlainObject, isObject, objGet, objEntries } from '../value';
 import * as N from '../number';
-import type { BuiltinImpl, BuiltinContext } from './registry';
+import type { BuiltinImpl, BuiltinContext } from './contract';
 import { BuiltinError } from './errors';
 import { str, obj } from './operands';
 import { base64urlDecodeLoose } from './encoding';

@@ -5,7 +5,7 @@
  * strict_builtin_errors is off.
  */
 import { Value, RegoSet, regoString, makeObject } from '../value';
-import type { BuiltinImpl, BuiltinContext } from './registry';
+import type { BuiltinImpl, BuiltinContext } from './contract';
 import { BuiltinError, BuiltinHaltError } from './errors';
 import { str, arr } from './operands';
 import { queryUnescape } from './encoding';

@@ -1,6 +1,6 @@
 /** net.cidr_* builtins over IPv4/IPv6 addresses held as bigints. */
 import { Value, RegoSet, isObject, objEntries } from '../value';
-import type { BuiltinImpl } from './registry';
+import type { BuiltinImpl } from './contract';
 import { BuiltinError, BuiltinTypeError } from './errors';
 import { str, typeErr, oneOf } from './operands';
 

@@ -13,7 +13,7 @@ import {
   typeName,
   hashKey,
 } from '../value';
-import type { BuiltinImpl } from './registry';
+import type { BuiltinImpl } from './contract';
 import { BuiltinError, BuiltinTypeError } from './errors';
 import { obj, typeErr, oneOf, arr } from './operands';
 

@@ -1,7 +1,7 @@
 /** regex.* builtins on RE2 semantics (re2js, a port of Go's regexp), with a shared compile cache. */
 import { RE2JS } from 're2js';
 import { Value } from '../value';
-import type { BuiltinImpl } from './registry';
+import type { BuiltinImpl } from './contract';
 import { BuiltinError } from './errors';
 import { str, smallInt } from './operands';
 import { globsMatch } from './regex-globs';

@@ -1,5 +1,5 @@
 /** semver.is_valid / semver.compare (Semantic Versioning 2.0.0; build metadata ignored in precedence). */
-import type { BuiltinImpl } from './registry';
+import type { BuiltinImpl } from './contract';
 import { BuiltinError } from './errors';
 import { str } from './operands';
 

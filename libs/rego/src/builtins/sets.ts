@@ -1,6 +1,6 @@
 /** Set builtins: and (&), or (|), intersection, union, set_diff, and membership (`in`). */
 import { Value, RegoSet, isObject, objEntries, equals, objGet, typeName } from '../value';
-import type { BuiltinImpl } from './registry';
+import type { BuiltinImpl } from './contract';
 import { BuiltinTypeError } from './errors';
 import { set } from './operands';
 

@@ -1,5 +1,5 @@
 // GENERATED once from OPA v1.20.2 capabilities (builtin names and type signatures). Regenerate rather than edit.
-import type { SigEntry } from './registry';
+import type { SigEntry } from './contract';
 
 export const SIGNATURES: SigEntry[] = [
   {"name":"abs","args":[{"type":"number"}],"result":{"type":"number"}},

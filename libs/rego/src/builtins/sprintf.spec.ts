@@ -27,4 +27,11 @@ describe('sprintf (Go fmt semantics)', () => {
     expect(call('sprintf', '%d', [1, 'x'])).toBe('1%!(EXTRA string=x)');
     expect(call('sprintf', '100%%', [])).toBe('100%');
   });
+
+  it('quotes non-printable characters as Go\'s strconv does (%q of strings and of integers as runes)', () => {
+    expect(call('sprintf', '%q', [1])).toBe("'\\x01'");
+    expect(call('sprintf', '%q|%q|%q', [233, 39, 0x110000])).toBe("'é'|'\\''|'\ufffd'");
+    expect(call('sprintf', '%q', ['a\u00a0b\u0001\u200bé\t'])).toBe('"a\\u00a0b\\x01\\u200bé\\t"');
+    expect(call('sprintf', '%+q|%#q|%#q', ['é', 'a b', 'a\nb'])).toBe('"\\u00e9"|`a b`|"a\\nb"');
+  });
 });

@@ -3,8 +3,8 @@
  * other numbers as float64, strings as string, and every other value as its Rego text (so `%v` of an array
  * prints `["a", 1]`, and `%t` of a boolean prints `%!t(string=true)` exactly as OPA does).
  */
-import { Value, regoString, goQuote } from '../value';
-import type { BuiltinImpl } from './registry';
+import { Value, regoString, goQuote, goQuoteRune } from '../value';
+import type { BuiltinImpl } from './contract';
 import { str, arr } from './operands';
 import { BuiltinError } from './errors';
 
@@ -292,6 +292,15 @@ function hexOfString(s: string, upper: boolean, sp: Spec): string {
   return upper ? out.toUpperCase() : out;
 }
 
+/** Go's strconv.CanBackquote: no backquote, no control character but tab, no U+FEFF, valid UTF-8. */
+function canBackquote(s: string): boolean {
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '`' || c === 0xfeff || (c < 0x20 && c !== 9) || c === 0x7f || (c >= 0xd800 && c <= 0xdfff)) return false;
+  }
+  return true;
+}
+
 function fmtString(s: string, verb: string, sp: Spec): string {
   switch (verb) {
     case 's':
@@ -303,7 +312,7 @@ function fmtString(s: string, verb: string, sp: Spec): string {
     case 'q': {
       let t = s;
       if (sp.prec !== undefined) t = Array.from(t).slice(0, sp.prec).join('');
-      return pad(sp.sharp && !t.includes('`') ? '`' + t + '`' : goQuote(t), sp, false);
+      return pad(sp.sharp && canBackquote(t) ? '`' + t + '`' : goQuote(t, sp.plus), sp, false);
     }
     case 'x':
     case 'X':
@@ -319,7 +328,7 @@ function formatOne(a: GoArg, verb: string, sp: Spec): string {
     case 'int':
       if ('vdboOxX'.includes(verb)) return fmtInteger(a.v, verb, sp);
       if (verb === 'c') return pad(String.fromCodePoint(Number(a.v)), sp, false);
-      if (verb === 'q') return pad("'" + String.fromCodePoint(Number(a.v)) + "'", sp, false);
+      if (verb === 'q') return pad(goQuoteRune(Number(a.v), sp.plus), sp, false);
       if (verb === 'U') return pad('U+' + a.v.toString(16).toUpperCase().padStart(4, '0'), sp, false);
       if ('eEfFgG'.includes(verb)) return bad(verb, a);
       return bad(verb, a);

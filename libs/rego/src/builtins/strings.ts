@@ -1,7 +1,7 @@
 /** String builtins (Go strings-package semantics; indices and lengths count runes). */
 import { Value, RegoSet, isObject, objEntries, compare, typeName } from '../value';
 import * as N from '../number';
-import type { BuiltinImpl } from './registry';
+import type { BuiltinImpl } from './contract';
 import { BuiltinError, BuiltinTypeError } from './errors';
 import { str, typeErr, oneOf, smallInt } from './operands';
 import { runeCount, isBmp, runes } from './utf8';

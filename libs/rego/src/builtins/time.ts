@@ -1,7 +1,7 @@
 /** time.* builtins: nanosecond timestamps (bigint when beyond 2^53), Go layouts, IANA zones. */
 import { Value } from '../value';
 import * as N from '../number';
-import type { BuiltinImpl } from './registry';
+import type { BuiltinImpl } from './contract';
 import { BuiltinError } from './errors';
 import { str, smallInt, typeErr } from './operands';
 import { loadZone, UTC, Zone } from './time-zone';

@@ -1,7 +1,7 @@
 /** Type predicates (is_*), type_name, and the casts (to_number, cast_*). */
 import { Value, RegoSet, isObject, typeName } from '../value';
 import { parseNumber } from '../number';
-import type { BuiltinImpl } from './registry';
+import type { BuiltinImpl } from './contract';
 import { BuiltinError } from './errors';
 import { typeErr, oneOf, arrOrSet } from './operands';
 

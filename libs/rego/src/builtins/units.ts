@@ -1,7 +1,7 @@
 /** units.parse (SI/IEC suffixes, m = milli) and units.parse_bytes (byte units, integer result). */
 import { Value } from '../value';
 import * as N from '../number';
-import type { BuiltinImpl } from './registry';
+import type { BuiltinImpl } from './contract';
 import { BuiltinError } from './errors';
 import { str } from './operands';
 

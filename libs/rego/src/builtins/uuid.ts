@@ -2,7 +2,7 @@
 import { randomUUID } from 'crypto';
 import { Value, makeObject } from '../value';
 import * as N from '../number';
-import type { BuiltinImpl } from './registry';
+import type { BuiltinImpl } from './contract';
 import { BuiltinError } from './errors';
 import { str } from './operands';
 

@@ -6,7 +6,7 @@
 import { X509Certificate, createPrivateKey, KeyObject } from 'crypto';
 import { Value, makeObject, objGet } from '../value';
 import * as N from '../number';
-import type { BuiltinImpl, BuiltinContext } from './registry';
+import type { BuiltinImpl, BuiltinContext } from './contract';
 import { BuiltinError } from './errors';
 import { str, obj } from './operands';
 import { certificateExtras, certificateRequest } from './x509-der';

@@ -45,7 +45,10 @@ function analyse(c: Comp, slotNames: string[]): CompIndex | undefined {
     }
     if (pair) {
       const [a, b] = pair;
-      const isOuter = (t: Term) => t.type === 'var' && t.slot !== undefined && outerVars.includes(t.slot);
+      // an outer var, or a ref with constant keys on one (`svc.spec.selector.app`): one value, or none, per lookup
+      const isOuterVar = (t: Term) => t.type === 'var' && t.slot !== undefined && outerVars.includes(t.slot);
+      const isOuter = (t: Term) =>
+        isOuterVar(t) || (t.type === 'ref' && isOuterVar(t.terms[0]) && t.terms.slice(1).every((x) => x.type === 'scalar'));
       const onlyLocal = (t: Term) => [...varsOf(t)].every((s) => locals.has(s));
       if (isOuter(b) && onlyLocal(a) && varsOf(a).size > 0) {
         keys.push(a);

@@ -1,94 +1,27 @@
 /** Compiler: parse modules, build the rule tree, resolve names, order bodies for safety, check recursion/types. */
-import type { Annotation, Expr, Module, Rule, Term, VarTerm } from '../ast/types';
+import type { Annotation, Module, Rule, Term, VarTerm } from '../ast/types';
 import { RegoError, RegoErrors } from '../errors';
-import { parseModule, parseQuery } from '../parser/parser';
-import type { BuiltinDecl } from '../builtins/registry';
+import { parseModule } from '../parser/parser';
 import { BUILTINS } from '../builtins/registry';
+import { builtinsFor } from '../builtins/capabilities';
 import type { Value } from '../value';
 import { Resolver, ResolveEnv } from './resolve';
-import { SafetyChecker, termVars } from './safety';
+import { localizeClosureVars, SafetyChecker, termVars } from './safety';
 import { RuleKind, RuleNode } from './tree';
 import { checkRecursion } from './recursion';
 import { checkCall } from './typecheck';
-import { strictChecks } from './strict';
+import { strictChecks, v1Checks } from './strict';
 import { indexComprehensions } from './comp-index';
+import { CompiledPolicy } from './policy';
+import type { CompileOptions } from './types';
 
-export interface CompileOptions {
-  strict?: boolean;
-  builtins?: BuiltinDecl[];
-}
+export { CompiledPolicy } from './policy';
+export type { CompileOptions, CompiledQuery, PolicyView } from './types';
 
-export interface CompiledQuery {
-  body: Expr[];
-  nslots: number;
-  slotNames: string[];
-  /** named (non-wildcard) query vars, in order of first appearance */
-  outputs: Array<[string, number]>;
-}
-
-export class CompiledPolicy {
-  readonly root = new RuleNode('data', []);
-  readonly funcs = new Map<string, RuleNode>();
-  readonly modules: Module[] = [];
-  readonly builtins: Map<string, BuiltinDecl>;
-
-  constructor(builtins: Map<string, BuiltinDecl>) {
-    this.builtins = builtins;
-  }
-
-  arityOf(name: string): number | undefined {
-    const f = this.funcs.get(name);
-    if (f) return f.arity;
-    const b = this.builtins.get(name);
-    if (b) return b.variadic ? Infinity : b.args.length;
-    return undefined;
-  }
-
-  compileQuery(src: string): CompiledQuery {
-    const body = parseQuery(src, 'query');
-    const errors: RegoError[] = [];
-    const env: ResolveEnv = {
-      pkg: null,
-      ruleNames: new Set(),
-      imports: new Map(),
-      isFunction: (n) => this.funcs.has(n),
-      arityOf: (n) => this.arityOf(n),
-      checkCall: (t) => checkCall(t, this),
-      errors,
-    };
-    const r = new Resolver(env);
-    const resolved = r.resolveQuery(body);
-    const sc = new SafetyChecker(r.slotNames);
-    const ordered = sc.reorder(resolved, new Set()).body;
-    errors.push(...sc.errors);
-    if (errors.length) throw errors.length === 1 ? errors[0] : new RegoErrors(errors);
-    const outputs: Array<[string, number]> = [];
-    const seen = new Set<string>();
-    const collect = (t: Term) => {
-      const vs = new Set<number>();
-      termVars(t, vs);
-      for (const s of vs) {
-        const n = r.slotNames[s];
-        if (!n.startsWith('_$') && !seen.has(n) && r.top.lookup(n) === s) {
-          seen.add(n);
-          outputs.push([n, s]);
-        }
-      }
-    };
-    for (const e of resolved) {
-      if (e.kind === 'term') collect(e.term);
-      else if (e.kind === 'unify' || e.kind === 'assign') {
-        collect(e.left);
-        collect(e.right);
-      } else if (e.kind === 'somein') {
-        if (e.key) collect(e.key);
-        collect(e.value);
-        collect(e.collection);
-      } else if (e.kind === 'some') for (const v of e.vars) collect(v);
-      else if (e.kind === 'every') collect(e.domain);
-    }
-    return { body: ordered, nslots: r.nslots, slotNames: r.slotNames, outputs };
-  }
+/** The Rego version a file is parsed with under these options. */
+export function regoVersionOf(file: string, opts: CompileOptions): 0 | 1 {
+  const own = opts.fileRegoVersions && Object.prototype.hasOwnProperty.call(opts.fileRegoVersions, file) ? opts.fileRegoVersions[file] : undefined;
+  return own ?? opts.regoVersion ?? 1;
 }
 
 function headPath(pkg: string[], rule: Rule): { path: string[]; dyn: Term[] } {
@@ -110,16 +43,16 @@ function ruleKind(rule: Rule, dyn: Term[]): RuleKind {
 }
 
 export function compileModules(files: Record<string, string>, opts: CompileOptions = {}): CompiledPolicy {
-  let builtins = BUILTINS;
+  let builtins = opts.capabilities ? builtinsFor(opts.capabilities, BUILTINS) : BUILTINS;
   if (opts.builtins?.length) {
-    builtins = new Map(BUILTINS);
+    builtins = new Map(builtins);
     for (const b of opts.builtins) builtins.set(b.name, b);
   }
   const policy = new CompiledPolicy(builtins);
   const errors: RegoError[] = [];
   for (const name of Object.keys(files).sort()) {
     try {
-      policy.modules.push(parseModule(files[name], name));
+      policy.modules.push(parseModule(files[name], name, { regoVersion: regoVersionOf(name, opts) }));
     } catch (e) {
       if (e instanceof RegoError) errors.push(e);
       else throw e;
@@ -203,7 +136,8 @@ export function compileModules(files: Record<string, string>, opts: CompileOptio
         errors.push(new RegoError('rego_compile_error', 'import path must end with a string', imp.loc));
         continue;
       }
-      if (imports.has(alias)) errors.push(new RegoError('rego_compile_error', `import must not shadow import ${alias}`, imp.loc));
+      // v0 lets a later import replace an earlier one of the same name; v1 refuses it
+      if (imports.has(alias) && m.regoVersion !== 0) errors.push(new RegoError('rego_compile_error', `import must not shadow import ${alias}`, imp.loc));
       if (terms.length === 1 && imp.alias) {
         // `import input as x` / `import data as d`
       }
@@ -233,6 +167,10 @@ export function compileModules(files: Record<string, string>, opts: CompileOptio
       for (const r of resolved) {
         const argSafe = new Set<number>();
         for (const a of r.head.args ?? []) termVars(a, argSafe);
+        const headTerms0: Term[] = [...(r.dyn ?? [])];
+        if (r.head.key) headTerms0.push(r.head.key);
+        if (r.head.value) headTerms0.push(r.head.value);
+        localizeClosureVars(r.body, argSafe, headTerms0);
         const { body, safe } = sc.reorder(r.body, argSafe);
         r.body = body;
         const headTerms: Term[] = [...(r.dyn ?? [])];
@@ -243,7 +181,9 @@ export function compileModules(files: Record<string, string>, opts: CompileOptio
         r.slotNames = res.slotNames;
       }
       errors.push(...sc.errors);
-      if (opts.strict) errors.push(...strictChecks(resolved, policy));
+      // the v1 checks run for v1 modules always; strict mode adds them to v0 modules too
+      if (opts.strict) errors.push(...strictChecks(resolved, policy, m.regoVersion !== 0));
+      if (m.regoVersion !== 0) errors.push(...v1Checks(resolved, policy));
       if (!sc.errors.length) indexComprehensions(resolved);
       for (let k = 0; k + 1 < resolved.length; k++) resolved[k].else = resolved[k + 1];
       for (const r of resolved) r.nslots = res.nslots;

@@ -1,7 +1,7 @@
 /** Recursion check: the dependency graph between rule nodes must be acyclic (rego_recursion_error). */
 import type { Rule, Term } from '../ast/types';
 import { RegoError } from '../errors';
-import type { CompiledPolicy } from './compile';
+import type { PolicyView } from './types';
 import { RuleNode } from './tree';
 import { walkBody, walkTerm } from './walk';
 
@@ -14,7 +14,7 @@ function ruleTerms(r: Rule): Term[] {
 }
 
 /** Rule nodes a data ref may read. */
-export function refDeps(policy: CompiledPolicy, t: Term, out: Set<RuleNode>): void {
+export function refDeps(policy: PolicyView, t: Term, out: Set<RuleNode>): void {
   if (t.type === 'call' && t.name) {
     const f = policy.funcs.get(t.name);
     if (f) out.add(f);
@@ -38,7 +38,7 @@ export function refDeps(policy: CompiledPolicy, t: Term, out: Set<RuleNode>): vo
   else for (const n of node.ruleNodes()) out.add(n);
 }
 
-export function checkRecursion(policy: CompiledPolicy, collected?: Map<RuleNode, Term[]>): RegoError[] {
+export function checkRecursion(policy: PolicyView, collected?: Map<RuleNode, Term[]>): RegoError[] {
   const deps = new Map<RuleNode, Set<RuleNode>>();
   const nodes = [...policy.root.ruleNodes()];
   for (const n of nodes) {

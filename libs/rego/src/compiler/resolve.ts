@@ -5,6 +5,7 @@
 import type { CallTerm, Expr, RefTerm, Rule, Term, VarTerm, With } from '../ast/types';
 import { Location, RegoError } from '../errors';
 import type { Value } from '../value';
+import { GENERATED } from './safety';
 
 export interface ResolveEnv {
   pkg: string[] | null; // null for queries
@@ -38,6 +39,8 @@ const GLOBAL_ROOTS = new Set(['input', 'data']);
 
 export class Resolver {
   nslots = 0;
+  /** generated vars so far (operands bound outside negations) */
+  private generated = 0;
   readonly slotNames: string[] = [];
   readonly top = new Scope();
 
@@ -150,7 +153,72 @@ export class Resolver {
   // ------------------------------------------------------------------ rewriting
   resolveBody(body: Expr[], scope: Scope): Expr[] {
     const assigned = new Set<string>();
-    return body.map((e) => this.resolveExpr(e, scope, assigned));
+    const out: Expr[] = [];
+    for (const e of body) {
+      const r = this.resolveExpr(e, scope, assigned);
+      if (r.negated) this.hoistNegated(r, scope, out);
+      out.push(r);
+    }
+    return out;
+  }
+
+  /**
+   * OPA evaluates the dynamic operands of an expression (refs, calls, also inside array/set/object literals)
+   * before the expression itself: its compiler binds each to a generated var in an expression of its own
+   * (`rewriteDynamics`, `rewriteExprTerms`). Under `not` this is observable: `not f(x.y)` with `x.y` undefined
+   * is undefined (the body fails) rather than true, and `not f(xs[_])` holds when f fails for some element.
+   * So the operands of a negated expression are bound outside it, in generated expressions placed before it
+   * (they keep its `with` modifiers). A negated ref keeps its head; only its dynamic keys move out; so do the
+   * sides of `=` and, in rules (which OPA rewrites from `==` to `=`), of `==`.
+   */
+  private hoistNegated(e: Expr, scope: Scope, out: Expr[]): void {
+    const gen = (t: Term): Term => {
+      const name = `${GENERATED}${this.generated++}`;
+      const slot = this.newSlot(scope, name);
+      out.push({ kind: 'unify', left: { type: 'var', name, slot, loc: t.loc }, right: t, negated: false, with: e.with, loc: t.loc });
+      return { type: 'var', name, slot, loc: t.loc };
+    };
+    const one = (t: Term): Term => {
+      switch (t.type) {
+        case 'ref':
+          return gen(t);
+        case 'call':
+          return t.name === 'print' || t.constValue !== undefined || t.arity === undefined || t.args.length !== t.arity ? t : gen(t);
+        case 'array':
+        case 'set':
+          for (let i = 0; i < t.items.length; i++) t.items[i] = one(t.items[i]);
+          return t;
+        case 'object':
+          for (const it of t.items) {
+            it[0] = one(it[0]);
+            it[1] = one(it[1]);
+          }
+          return t;
+        default:
+          return t;
+      }
+    };
+    const operands = (t: Term): Term => {
+      if (t.type === 'ref') {
+        for (let i = 1; i < t.terms.length; i++) t.terms[i] = one(t.terms[i]);
+        return t;
+      }
+      if (t.type === 'arraycomp' || t.type === 'setcomp' || t.type === 'objectcomp') return t;
+      return one(t);
+    };
+    if (e.kind === 'term') {
+      const t = e.term;
+      if (t.type === 'call' && t.name === 'equal' && t.args.length === 2 && this.env.pkg !== null) {
+        // in rule bodies OPA first turns `a == b` into `a = b` (its RewriteEquals stage): refs stay in place
+        t.args[0] = operands(t.args[0]);
+        t.args[1] = operands(t.args[1]);
+      } else if (t.type === 'call') {
+        if (t.name !== 'print') for (let i = 0; i < t.args.length; i++) t.args[i] = one(t.args[i]);
+      } else e.term = operands(t);
+    } else if (e.kind === 'unify') {
+      e.left = operands(e.left);
+      e.right = operands(e.right);
+    }
   }
 
   private resolveExpr(e: Expr, scope: Scope, assigned: Set<string>): Expr {

@@ -15,6 +15,9 @@ function isLocal(t: Term): t is Term & { type: 'var'; slot: number } {
 
 const closureCache = new WeakMap<object, Slots>();
 
+/** Names of the vars the resolver generates (operands of negated expressions): never shown as unsafe. */
+export const GENERATED = '_$local';
+
 /** Every local var the term needs (closure vars of comprehensions included, their own locals excluded). */
 export function termVars(t: Term, out: Slots): void {
   switch (t.type) {
@@ -283,15 +286,23 @@ export class SafetyChecker {
       }
     }
     if (remaining.length) {
-      // report the unsafe vars of the first expression that could not be ordered
+      // As OPA: the unsafe vars of the expressions that could not be ordered, leaving out the compiler's own
+      // generated vars (operands bound outside a negation); if only those are unsafe, "expression is unsafe".
+      const found: Array<[Expr, number[]]> = [];
       for (const e of remaining) {
         const vars: Slots = new Set();
         exprVars(e, vars);
         const outs = exprOutputs(e, safe);
         const bad = [...vars].filter((v) => !safe.has(v) && !outs.has(v));
-        if (bad.length) {
-          this.report(bad, e.loc, e);
-        }
+        if (bad.length) found.push([e, bad]);
+      }
+      const generated = (s: number) => (this.slotNames[s] ?? '').startsWith(GENERATED);
+      const userVars = found.some(([, bad]) => bad.some((s) => !generated(s)));
+      for (const [e, bad] of found) {
+        if (userVars) {
+          const named = bad.filter((s) => !generated(s));
+          if (named.length) this.report(named, e.loc, e);
+        } else this.errors.push(new RegoError('rego_unsafe_var_error', 'expression is unsafe', e.loc));
       }
       out.push(...remaining);
     }
@@ -383,4 +394,131 @@ export class SafetyChecker {
     if (bad.length) this.report(bad, loc, terms);
     for (const t of terms) this.nestedTerm(t, safe);
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Closure-local variables
+
+type Closure = Extract<Term, { type: 'arraycomp' | 'setcomp' | 'objectcomp' }> | Extract<Expr, { kind: 'every' }>;
+
+/** Vars of a term outside any closure (comprehension or `every` body). */
+function directTermVars(t: Term, out: Slots): void {
+  switch (t.type) {
+    case 'var':
+      if (isLocal(t)) out.add(t.slot);
+      break;
+    case 'ref':
+      for (const x of t.terms) directTermVars(x, out);
+      break;
+    case 'array':
+    case 'set':
+      for (const x of t.items) directTermVars(x, out);
+      break;
+    case 'object':
+      for (const [k, v] of t.items) {
+        directTermVars(k, out);
+        directTermVars(v, out);
+      }
+      break;
+    case 'call':
+      for (const x of t.args) directTermVars(x, out);
+      break;
+    case 'template':
+      for (const x of t.parts) if (typeof x !== 'string') directTermVars(x, out);
+      break;
+    default:
+      break;
+  }
+}
+
+/** The terms an expression evaluates directly (a `some x` declaration binds nothing by itself). */
+function exprTerms(e: Expr): Term[] {
+  const ts: Term[] = e.with.map((w) => w.value);
+  switch (e.kind) {
+    case 'term':
+      ts.push(e.term);
+      break;
+    case 'unify':
+    case 'assign':
+      ts.push(e.left, e.right);
+      break;
+    case 'somein':
+      if (e.key) ts.push(e.key);
+      ts.push(e.value, e.collection);
+      break;
+    case 'every':
+      ts.push(e.domain);
+      break;
+    default:
+      break;
+  }
+  return ts;
+}
+
+/** Closures directly inside a term (not those nested in other closures). */
+function termClosures(t: Term, f: (c: Closure) => void): void {
+  switch (t.type) {
+    case 'arraycomp':
+    case 'setcomp':
+    case 'objectcomp':
+      f(t);
+      break;
+    case 'ref':
+      for (const x of t.terms) termClosures(x, f);
+      break;
+    case 'array':
+    case 'set':
+      for (const x of t.items) termClosures(x, f);
+      break;
+    case 'object':
+      for (const [k, v] of t.items) {
+        termClosures(k, f);
+        termClosures(v, f);
+      }
+      break;
+    case 'call':
+      for (const x of t.args) termClosures(x, f);
+      break;
+    case 'template':
+      for (const x of t.parts) if (typeof x !== 'string') termClosures(x, f);
+      break;
+    default:
+      break;
+  }
+}
+
+/**
+ * OPA's compiler requires a closure (comprehension, `every`) to find a variable it shares with the enclosing
+ * body bound there only when the enclosing body uses that variable outside closures; a variable that occurs
+ * nowhere else (say declared with `some x` and then only used inside `[y | y := xs[x]]`) is the closure's own,
+ * bound by it on each evaluation. This marks such variables as locals of the closure that uses them directly,
+ * before safety and comprehension indexing look at closures. `visible`: vars bound around the body (function
+ * arguments, enclosing bodies).
+ */
+export function localizeClosureVars(body: Expr[], visible: Slots, extra: Term[] = []): void {
+  const bodyVars = new Set(visible);
+  for (const e of body) for (const t of exprTerms(e)) directTermVars(t, bodyVars);
+  for (const t of extra) directTermVars(t, bodyVars);
+  const visit = (c: Closure) => localizeIn(c, bodyVars);
+  for (const e of body) {
+    if (e.kind === 'every') visit(e);
+    for (const t of exprTerms(e)) termClosures(t, visit);
+  }
+  for (const t of extra) termClosures(t, visit);
+}
+
+function localizeIn(c: Closure, visible: Slots): void {
+  const locals = (c.locals ??= []);
+  const own = new Set(locals);
+  const direct: Slots = new Set();
+  const heads: Term[] = 'kind' in c ? [] : c.type === 'objectcomp' ? [c.key, c.value] : [c.term];
+  for (const t of heads) directTermVars(t, direct);
+  for (const e of c.body) for (const t of exprTerms(e)) directTermVars(t, direct);
+  for (const s of direct) {
+    if (!own.has(s) && !visible.has(s)) {
+      locals.push(s);
+      own.add(s);
+    }
+  }
+  localizeClosureVars(c.body, new Set([...visible, ...own]), heads);
 }

@@ -1,8 +1,8 @@
 /** Static checks of builtin/function calls: arity and the types of literal arguments (rego_type_error). */
 import type { CallTerm, Expr, Term } from '../ast/types';
 import { RegoError } from '../errors';
-import type { TypeSig } from '../builtins/registry';
-import type { CompiledPolicy } from './compile';
+import type { TypeSig } from '../builtins/contract';
+import type { PolicyView } from './types';
 import { walkBody } from './walk';
 
 function literalType(t: Term): string | undefined {
@@ -42,7 +42,7 @@ function sigText(sig: TypeSig | undefined): string {
 }
 
 /** Checks one resolved call: arity (an extra argument is the output) and the types of literal arguments. */
-export function checkCall(t: CallTerm, policy: CompiledPolicy): RegoError | undefined {
+export function checkCall(t: CallTerm, policy: PolicyView): RegoError | undefined {
   if (!t.name || t.arity === undefined) return undefined;
   const decl = policy.funcs.has(t.name) ? undefined : policy.builtins.get(t.name);
   const n = t.args.length;
@@ -64,7 +64,7 @@ export function checkCall(t: CallTerm, policy: CompiledPolicy): RegoError | unde
 }
 
 /** Checks every call in a body (used where calls were not checked during resolution). */
-export function checkTypes(body: Expr[], policy: CompiledPolicy): RegoError[] {
+export function checkTypes(body: Expr[], policy: PolicyView): RegoError[] {
   const errors: RegoError[] = [];
   walkBody(body, (t) => {
     if (t.type !== 'call') return;

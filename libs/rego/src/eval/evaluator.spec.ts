@@ -319,3 +319,39 @@ out := [f(1, "1"), f("1", 1), f(1, 1), f([1], {"a": 1}), f([1], {"a": 2})]`;
     expect(value(src, 'data.t.out')).toEqual([[1, '1'], ['1', 1], [1, 1], [[1], { a: 1 }], [[1], { a: 2 }]]);
   });
 });
+
+describe('comprehension indexing on refs of outer variables', () => {
+  const src = `package t
+backing[name] := n if {
+	some svc in input.services
+	name := svc.name
+	n := count([p | some p in input.pods; p.app == svc.selector.app; p.ns == svc.ns])
+}
+first_pods[name] := ps if {
+	some svc in input.services
+	name := svc.name
+	ps := {p.name | some p in input.pods; p.app == svc.selector.app}
+}`;
+  const input = {
+    pods: [
+      { name: 'a1', app: 'a', ns: 'x' },
+      { name: 'a2', app: 'a', ns: 'y' },
+      { name: 'b1', app: 'b', ns: 'x' },
+      { name: 'n1', ns: 'x' },
+    ],
+    services: [
+      { name: 's-a', ns: 'x', selector: { app: 'a' } },
+      { name: 's-b', ns: 'y', selector: { app: 'b' } },
+      { name: 's-none', ns: 'x', selector: {} },
+    ],
+  };
+
+  it('groups once and looks up by the outer ref values; an undefined outer ref matches nothing', () => {
+    expect(value(src, 'data.t.backing', input)).toEqual({ 's-a': 1, 's-b': 0, 's-none': 0 });
+    expect(value(src, 'data.t.first_pods', input)).toEqual({ 's-a': ['a1', 'a2'], 's-b': ['b1'], 's-none': [] });
+    const [rule] = compile({ 'p.rego': src }).policy.modules[0].rules;
+    const assign = rule.body.find((e) => e.kind === 'assign' && e.right.type === 'call');
+    const comp = assign && assign.kind === 'assign' && assign.right.type === 'call' ? assign.right.args[0] : undefined;
+    expect(comp && 'index' in comp && comp.index !== undefined).toBe(true);
+  });
+});

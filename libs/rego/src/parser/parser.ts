@@ -1,4 +1,9 @@
-/** Recursive-descent parser for Rego v1 (modules, queries and single terms). */
+/**
+ * Recursive-descent parser for Rego (modules, queries and single terms), v1 by default. With `regoVersion: 0` a
+ * module is read as OPA's v0 syntax: rule bodies without `if`, `p[x] { ... }` partial sets, several bodies per
+ * head, and `in`/`every`/`if`/`contains` keywords only once `future.keywords` (or `rego.v1`) imports them. A v0
+ * module importing `rego.v1` is held to v1's rules (OPA's "v0 compatible with v1").
+ */
 import { Location, RegoError } from '../errors';
 import type {
   Annotation,
@@ -17,10 +22,21 @@ import type {
 import { Comment, Token, tokenize } from './lexer';
 import { parseAnnotations } from './annotations';
 
+/** Keywords of Rego v1. */
 const KEYWORDS = new Set([
   'not', 'some', 'every', 'in', 'if', 'contains', 'else', 'with', 'as', 'default', 'package', 'import',
   'true', 'false', 'null',
 ]);
+/** Keywords a v0 module gets from `import future.keywords[.<name>]`. */
+const FUTURE_KEYWORDS = ['in', 'every', 'if', 'contains'];
+const V0_KEYWORDS = new Set([...KEYWORDS].filter((k) => !FUTURE_KEYWORDS.includes(k)));
+
+export type RegoVersion = 0 | 1;
+
+export interface ParseOptions {
+  /** 1 (default, OPA 1.x) or 0 (`--v0-compatible`, a bundle's `rego_version: 0`). */
+  regoVersion?: RegoVersion;
+}
 
 const RELATION: Record<string, string> = { '==': 'equal', '!=': 'neq', '<': 'lt', '<=': 'lte', '>': 'gt', '>=': 'gte' };
 const ARITH: Record<string, string> = { '+': 'plus', '-': 'minus' };
@@ -33,11 +49,17 @@ export class Parser {
   private p = 0;
   readonly comments: Comment[];
   private noOr = 0;
+  /** keywords in force (v0 modules gain the future ones by importing them) */
+  private kw: Set<string>;
+  /** v1 rules apply: `if` before bodies, `contains` for sets (v1, or v0 importing rego.v1) */
+  private v1: boolean;
 
-  constructor(src: string, private file: string) {
+  constructor(src: string, private file: string, opts: ParseOptions = {}) {
     const { tokens, comments } = tokenize(src, file);
     this.toks = tokens;
     this.comments = comments;
+    this.v1 = (opts.regoVersion ?? 1) === 1;
+    this.kw = this.v1 ? KEYWORDS : new Set(V0_KEYWORDS);
   }
 
   // ------------------------------------------------------------------ helpers
@@ -57,7 +79,7 @@ export class Parser {
     return t.kind === 'op' && t.text === s;
   }
   private isKw(s: string, t: Token = this.t): boolean {
-    return t.kind === 'ident' && t.text === s;
+    return t.kind === 'ident' && t.text === s && (this.v1 || this.kw.has(s));
   }
   private expectOp(s: string): Token {
     if (!this.isOp(s)) this.err(`unexpected ${this.describe()} token: expected ${s}`);
@@ -65,7 +87,7 @@ export class Parser {
   }
   private describe(t: Token = this.t): string {
     if (t.kind === 'eof') return 'eof';
-    if (t.kind === 'ident') return KEYWORDS.has(t.text) ? t.text + ' keyword' : 'ident';
+    if (t.kind === 'ident') return this.kw.has(t.text) ? t.text + ' keyword' : 'ident';
     if (t.kind === 'op') return t.text;
     return t.kind;
   }
@@ -79,36 +101,55 @@ export class Parser {
     const path = this.refToPath(pkgRef, 'package');
     if (path[0] !== 'data') path.unshift('data');
     const mod: Module = { file: this.file, package: { path: path.slice(1), loc: this.loc(pkgTok) }, imports: [], rules: [], annotations: [] };
-    while (this.isKw('import')) {
-      const t = this.t;
-      this.p++;
-      const ref = this.parseTermPrimary();
-      let alias: string | undefined;
-      if (this.isKw('as') && !this.t.nl) {
-        this.p++;
-        if (this.t.kind !== 'ident') this.err('unexpected ' + this.describe() + ' token: expected var');
-        alias = this.t.text;
-        this.p++;
-      }
-      const r: RefTerm = ref.type === 'ref' ? ref : { type: 'ref', terms: [ref], loc: ref.loc };
-      const head = r.terms[0];
-      if (head.type !== 'var' || !['data', 'input', 'future', 'rego'].includes(head.name)) {
-        this.err('invalid import path', t);
-      }
-      if (head.name === 'rego') mod.regoV1 = true;
-      mod.imports.push({ path: r, alias, loc: this.loc(t) });
-      this.endOfStatement();
-    }
+    while (this.isKw('import')) this.parseImport(mod);
     while (this.t.kind !== 'eof') {
       if (this.isKw('package')) this.err('unexpected package keyword');
-      if (this.isKw('import')) this.err('unexpected import keyword');
-      const rule = this.parseRule(mod);
-      mod.rules.push(rule);
+      if (this.isKw('import')) {
+        // OPA accepts imports between rules too; they apply to the whole module
+        this.parseImport(mod);
+        continue;
+      }
+      for (const rule of this.parseRule(mod)) mod.rules.push(rule);
       this.endOfStatement();
     }
+    mod.regoVersion = this.v1 ? 1 : 0;
     const anns = parseAnnotations(this.comments, this.file);
     attachAnnotations(mod, anns);
     return mod;
+  }
+
+  private parseImport(mod: Module): void {
+    const t = this.t;
+    this.p++;
+    const ref = this.parseTermPrimary();
+    let alias: string | undefined;
+    if (this.isKw('as') && !this.t.nl) {
+      this.p++;
+      if (this.t.kind !== 'ident') this.err('unexpected ' + this.describe() + ' token: expected var');
+      alias = this.t.text;
+      this.p++;
+    }
+    const r: RefTerm = ref.type === 'ref' ? ref : { type: 'ref', terms: [ref], loc: ref.loc };
+    const head = r.terms[0];
+    if (head.type !== 'var' || !['data', 'input', 'future', 'rego'].includes(head.name)) {
+      this.err('invalid import path', t);
+    }
+    if (head.name === 'rego') {
+      mod.regoV1 = true;
+      this.v1 = true;
+      this.kw = KEYWORDS;
+    } else if (head.name === 'future' && !this.v1) this.futureImport(r, t);
+    mod.imports.push({ path: r, alias, loc: this.loc(t) });
+    this.endOfStatement();
+  }
+
+  /** `import future.keywords` (all four) or `import future.keywords.<name>` in a v0 module. */
+  private futureImport(r: RefTerm, t: Token): void {
+    const names = r.terms.slice(1).map((x) => (x.type === 'scalar' ? String(x.value) : ''));
+    if (names[0] !== 'keywords' || names.length > 2) this.err('invalid import, must be `future.keywords`', t);
+    if (names.length === 1) for (const k of FUTURE_KEYWORDS) this.kw.add(k);
+    else if (FUTURE_KEYWORDS.includes(names[1])) this.kw.add(names[1]);
+    else this.err(`unexpected keyword, must be one of [${FUTURE_KEYWORDS.join(' ')}]`, t);
   }
 
   private endOfStatement(): void {
@@ -131,7 +172,8 @@ export class Parser {
     return out;
   }
 
-  private parseRule(mod: Module): Rule {
+  /** One rule statement: usually one rule; a v0 head with several bodies (`p { a } { b }`) gives one rule per body. */
+  private parseRule(mod: Module): Rule[] {
     const start = this.t;
     let isDefault = false;
     if (this.isKw('default')) {
@@ -146,7 +188,7 @@ export class Parser {
       head.ref = headTerm.op.terms;
       head.args = headTerm.args;
     } else this.err('unexpected ' + headTerm.type + ' term: expected rule head', start);
-    if (head.ref[0].type !== 'var' || KEYWORDS.has((head.ref[0] as VarTerm).name)) this.err('invalid rule head', start);
+    if (head.ref[0].type !== 'var' || this.kw.has((head.ref[0] as VarTerm).name)) this.err('invalid rule head', start);
     const rule: Rule = { head, body: [], default: isDefault, loc: this.loc(start), module: mod };
     if (this.isKw('contains') && !this.t.nl) {
       this.p++;
@@ -162,20 +204,29 @@ export class Parser {
       if (head.contains) this.err('default rules must not be multi-value', start);
       rule.body = [];
       rule.implicitBody = true;
-      return rule;
+      return [rule];
     }
-    if (this.isKw('if') && !this.t.nl) {
+    const hasIf = this.isKw('if') && !this.t.nl;
+    if (hasIf) {
       this.p++;
       rule.body = this.parseRuleBody();
-    } else if (this.isOp('{') && !this.t.nl) {
-      this.err('`if` keyword is required before rule body');
+    } else if (this.isOp('{') && (!this.t.nl || !this.v1)) {
+      if (this.v1) this.err('`if` keyword is required before rule body');
+      rule.body = this.parseBraceBody();
     } else {
       rule.body = [];
       rule.implicitBody = true;
-      if (!head.value && !head.contains) {
-        // bare `p` or `p.q` or `f(x)` without value and body: value true only for ref heads in v1
-        if (head.ref.length === 1 && !head.args) this.err(`rule must have value assignment and/or body`, start);
+      if (!head.value && !head.contains && head.ref.length === 1 && !head.args) {
+        // bare `p` without value and body: only ref heads (`p.q.r`) and functions default to true
+        if (this.v1) this.err(`rule must have value assignment and/or body`, start);
+        this.err(`var cannot be used for rule name`, start);
       }
+    }
+    if (!this.v1 && !hasIf && !head.contains && !head.value && !head.args && head.ref.length === 2) {
+      // v0: `p[x] { ... }` and `p.q { ... }` (or without a body) define the partial set `p`
+      head.contains = true;
+      head.key = head.ref[1];
+      head.ref = [head.ref[0]];
     }
     if (!head.value && !head.contains) head.value = { type: 'scalar', value: true, loc: head.loc };
     // else chain
@@ -212,7 +263,17 @@ export class Parser {
       cur.else = e;
       cur = e;
     }
-    return rule;
+    const rules = [rule];
+    // `p { a } { b }`: each further body defines the same head again (OPA's chained rule bodies)
+    while (this.isOp('{') && !rule.implicitBody) {
+      if (rule.else) this.err('expected else keyword');
+      const open = this.t;
+      const body = this.parseBraceBody();
+      const h = cloneHead(head);
+      h.loc = this.loc(open);
+      rules.push({ head: h, body, default: false, loc: this.loc(open), module: mod });
+    }
+    return rules;
   }
 
   private parseRuleBody(): Expr[] {
@@ -476,7 +537,7 @@ export class Parser {
         } else if (t.text === 'set' && this.isOp('(', this.peek()) && !this.peek().ws && this.isOp(')', this.peek(2))) {
           this.p += 3;
           term = { type: 'set', items: [], loc };
-        } else if (KEYWORDS.has(t.text) && !(t.text === 'contains' && this.isOp('(', this.peek()) && !this.peek().ws)) {
+        } else if (this.kw.has(t.text) && !(t.text === 'contains' && this.isOp('(', this.peek()) && !this.peek().ws)) {
           this.err(`unexpected ${t.text} keyword`);
         } else {
           this.p++;
@@ -654,6 +715,23 @@ export class Parser {
   }
 }
 
+/** A deep copy of a rule head: the compiler annotates terms in place, so each rule needs its own. */
+function cloneHead(h: RuleHead): RuleHead {
+  return {
+    ...h,
+    ref: h.ref.map(cloneTerm),
+    args: h.args?.map(cloneTerm),
+    key: h.key && cloneTerm(h.key),
+    value: h.value && cloneTerm(h.value),
+  };
+}
+
+function cloneTerm<T extends Term>(t: T): T {
+  return JSON.parse(JSON.stringify(t, (_k, v) => (typeof v === 'bigint' ? { __bigint__: v.toString() } : v)), (_k, v) =>
+    v && typeof v === 'object' && typeof v.__bigint__ === 'string' ? BigInt(v.__bigint__) : v,
+  ) as T;
+}
+
 function isVar(t: Term, name: string): boolean {
   return t.type === 'var' && t.name === name;
 }
@@ -699,8 +777,8 @@ function attachAnnotations(mod: Module, anns: Annotation[]): void {
   }
 }
 
-export function parseModule(src: string, file: string): Module {
-  return new Parser(src, file).parseModule();
+export function parseModule(src: string, file: string, opts: ParseOptions = {}): Module {
+  return new Parser(src, file, opts).parseModule();
 }
 
 export function parseQuery(src: string, file = 'query'): Expr[] {

@@ -23,6 +23,13 @@ export interface SandboxRequest {
   maxSteps?: number;
   strict?: boolean;
   strictBuiltinErrors?: boolean;
+  /**
+   * The files are an OPA bundle (compileBundle): a `.manifest` (rego_version, file_rego_versions, roots) and
+   * data.json/data.yaml documents among them are honoured; the bundle's data is used unless `data` is given.
+   */
+  bundle?: boolean;
+  /** Rego version of modules nothing else decides (default 1; 0 is OPA's --v0-compatible). */
+  regoVersion?: 0 | 1;
   /** Force the answer shape instead of guessing it from the query. */
   kind?: 'value' | 'rows';
 }

@@ -73,6 +73,11 @@ n := count(pairs)
 };
 
 const CACHED = { 'c.rego': 'package c\n\nimport rego.v1\n\nv := 42\n' };
+const V0_BUNDLE = {
+  '.manifest': '{"revision": "1", "rego_version": 0}',
+  'gate/gate.rego': 'package gate\n\ndeny[msg] { input.user == "guest"; msg := sprintf("%s may not deploy", [input.user]) }\nlimit = data.limits.max\n',
+  'limits/data.json': '{"max": 3}',
+};
 const AFTER: SandboxRequest = { files: POLICY, query: 'data.policy.allow', input: { items: [1] } };
 
 describe('RegoSandbox with the engine', () => {
@@ -88,6 +93,8 @@ describe('RegoSandbox with the engine', () => {
       AFTER, // 6
       { files: HUGE, query: 'data.big.n' }, // 7 out of memory
       AFTER, // 8
+      { files: V0_BUNDLE, bundle: true, query: 'data.gate', input: { user: 'guest' } }, // 9 bundle with manifest
+      { files: V0_BUNDLE, query: 'data.gate' }, // 10 same files as plain modules: v1, refused
     ]);
   });
 
@@ -117,6 +124,11 @@ describe('RegoSandbox with the engine', () => {
     expect(steps[5].result).toMatchObject({ ok: false, error: { code: 'policy_timeout' } });
     expect(steps[5].ms).toBeLessThan(5_000);
     expect(steps[6].result).toMatchObject({ ok: true, value: true });
+  });
+
+  it('compiles bundle requests with their manifest rego_version and data files', () => {
+    expect(steps[9].result).toMatchObject({ ok: true, value: { deny: ['guest may not deploy'], limit: 3 } });
+    expect(steps[10].result).toMatchObject({ ok: false, error: { code: 'rego_parse_error' } });
   });
 
   it('contains a policy that exhausts memory, replacing the worker', () => {

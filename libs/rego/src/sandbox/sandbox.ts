@@ -84,7 +84,7 @@ export class RegoSandbox {
       ...rest,
       maxSteps: req.maxSteps ?? this.defaultMaxSteps,
       // The builtins module changes what the files compile to, so it is part of the cache key.
-      digest: bundleDigest(files, req.strict === true) + (this.builtinsModule ? `+${this.builtinsModule}` : ''),
+      digest: bundleDigest(files, req.strict === true, { bundle: req.bundle, regoVersion: req.regoVersion }) + (this.builtinsModule ? `+${this.builtinsModule}` : ''),
       hasData: req.dataKey === undefined,
       data: req.dataKey === undefined ? data : undefined,
       deadlineAt: Date.now() + deadlineMs,

@@ -3,7 +3,7 @@
  * policy problems; errors come back as data so their code and location survive the thread boundary. Runs inside
  * a piscina worker thread with a heap cap; the host terminates it when the deadline passes.
  */
-import { compile } from '../index';
+import { compile, compileBundle } from '../index';
 import type { BuiltinDecl } from '../index';
 import { LruCache } from './bundle-cache';
 import { toErrorInfo } from './error-info';
@@ -52,7 +52,8 @@ export default function evaluateTask(task: WorkerTask): SandboxResult | WorkerMi
       if (!task.files) return { missing: true };
       const t0 = ms();
       try {
-        compiled = { bundle: compile(task.files, { strict: task.strict === true, builtins: builtinsFrom(task.builtinsModule) }) };
+        const copts = { strict: task.strict === true, builtins: builtinsFrom(task.builtinsModule), regoVersion: task.regoVersion };
+        compiled = { bundle: task.bundle ? compileBundle(task.files, copts) : compile(task.files, copts) };
       } catch (e) {
         const error = toErrorInfo(e);
         // Only deterministic compile errors are worth remembering; a resource failure may not repeat.
@@ -68,6 +69,7 @@ export default function evaluateTask(task: WorkerTask): SandboxResult | WorkerMi
     if (remaining <= 0) return { ok: false, error: { code: 'policy_timeout', message: 'deadline passed before evaluation started' } };
     const opts = {
       input: task.input,
+      // without request data, a bundle's own documents apply (Bundle.evaluate); with it, its top-level keys win
       data,
       nowNs: task.nowNs,
       deadlineMs: remaining,
