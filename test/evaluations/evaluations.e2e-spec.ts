@@ -167,6 +167,20 @@ now := format_int(time.now_ns(), 10)
       expect(one.body.result.single).toBe(true);
     });
 
+    it('runs Rego v0 modules when the bundle manifest says so, per bundle or per file', async () => {
+      const org = await world();
+      const v0 = 'package policy\n\ndefault allow = false\n\nallow { input.trail.compliance_status.attestations_statuses.unit.is_compliant }\n';
+      const res = await evaluate(t, org, { ...single(), policy: { files: { 'p.rego': v0, '.manifest': '{"rego_version": 0}' } } }).expect(201);
+      expect(res.body).toMatchObject({ status: 'completed', result: { allow: true } });
+      const perFile = await evaluate(t, org, {
+        ...single(),
+        policy: { files: { 'old/p.rego': v0, 'new/q.rego': 'package policy\n\nnote := "v1"\n', '.manifest': '{"file_rego_versions": {"old/p.rego": 0}}' } },
+      }).expect(201);
+      expect(perFile.body).toMatchObject({ status: 'completed', result: { allow: true, note: 'v1' } });
+      const undeclared = await evaluate(t, org, { ...single(), policy: { files: { 'p.rego': v0 } } }).expect(201);
+      expect(undeclared.body).toMatchObject({ status: 'failed', error: { kind: 'policy_parse_error' } });
+    });
+
     it('mounts data.json and data.yaml at their folder path', async () => {
       const org = await world();
       const res = await evaluate(t, org, {

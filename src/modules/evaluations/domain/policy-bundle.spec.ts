@@ -48,7 +48,8 @@ describe('policy bundles', () => {
     expect(kind({ 'p.rego': rego, 'data.json': '{"x": 1}', 'x/data.json': '{"y": 2}' })).toBe('policy_compile_error');
     expect(kind({ 'p.rego': rego, 'data.json': '[1]' })).toBe('policy_compile_error');
     expect(kind({ 'README.md': 'no policy' })).toBe('policy_compile_error');
-    expect(kind({ 'p.rego': rego, '.manifest': '{"rego_version": 0}' })).toBe('policy_compile_error');
+    expect(kind({ 'p.rego': rego, '.manifest': '{"rego_version": 2}' })).toBe('policy_compile_error');
+    expect(kind({ 'p.rego': rego, '.manifest': '{"rego_version": 0}' })).toBe('loaded');
     expect(kind({ 'p.rego': rego, '.manifest': '{"rego_version": 1}' })).toBe('loaded');
     expect(kind({ 'policy.wasm': 'not base64!' })).toBe('policy_parse_error');
     expect(kind({ 'policy.wasm': Buffer.from('not wasm').toString('base64') })).toBe('policy_parse_error');

@@ -6,6 +6,8 @@ import { PolicyBundleError } from './evaluation-error';
 export interface PolicyBundle {
   /** `.rego` modules by path */
   modules: Record<string, string>;
+  /** the bundle's `.manifest` text, if any (its `rego_version` / `file_rego_versions` say which modules are Rego v0) */
+  manifest: string | null;
   /** the data documents mounted at their folders' paths (`a/b/data.json` is `data.a.b`) */
   data: Record<string, unknown>;
   /** an OPA-compiled `policy.wasm` (sent as base64 text), run instead of the modules when present */
@@ -48,6 +50,7 @@ export function loadBundle(files: Record<string, string>): PolicyBundle {
   const modules: Record<string, string> = {};
   const data: Record<string, unknown> = {};
   let wasm: Buffer | null = null;
+  let manifest: string | null = null;
   for (const path of Object.keys(files).sort()) {
     const text = files[path];
     if (path.endsWith('.rego')) {
@@ -64,12 +67,13 @@ export function loadBundle(files: Record<string, string>): PolicyBundle {
       }
       wasm = Buffer.from(compact, 'base64');
       if (wasm.subarray(0, 4).toString('binary') !== '\u0000asm') throw new PolicyBundleError('policy_parse_error', `${path}: not a WebAssembly module`);
-    } else if (path === '.manifest' || path.endsWith('/.manifest')) {
+    } else if (path === '.manifest') {
       checkManifest(path, text);
+      manifest = text;
     }
   }
   if (!wasm && !Object.keys(modules).length) throw new PolicyBundleError('policy_compile_error', 'the bundle has no .rego file and no .wasm file');
-  return { modules, data, wasm, fileDigests, digest };
+  return { modules, manifest, data, wasm, fileDigests, digest };
 }
 
 function parseDataDocument(path: string, text: string): unknown {
@@ -127,7 +131,7 @@ function checkManifest(path: string, text: string): void {
   }
   if (!isObject(manifest)) throw new PolicyBundleError('policy_parse_error', `${path}: must be a JSON object`);
   const versions = [manifest.rego_version, ...Object.values(isObject(manifest.file_rego_versions) ? manifest.file_rego_versions : {})];
-  if (versions.some((v) => v === 0)) {
-    throw new PolicyBundleError('policy_compile_error', `${path}: Rego v0 modules are not supported yet; write the policy in Rego v1`);
+  if (versions.some((v) => v !== undefined && v !== 0 && v !== 1)) {
+    throw new PolicyBundleError('policy_compile_error', `${path}: rego_version must be 0 or 1`);
   }
 }

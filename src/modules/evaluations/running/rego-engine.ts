@@ -23,8 +23,12 @@ export class RegoEngine extends PolicyEngine {
   }
 
   async run(request: EngineRequest): Promise<EngineOutcome> {
+    // As a bundle, so that the manifest's Rego versions are honoured; the data documents are mounted by
+    // loadBundle (with the request's params) and passed as `data`.
+    const files = request.bundle.manifest === null ? request.bundle.modules : { ...request.bundle.modules, '.manifest': request.bundle.manifest };
     const answer = await this.sandbox.evaluate({
-      files: request.bundle.modules,
+      files,
+      bundle: true,
       query: 'data.policy',
       kind: 'value',
       input: request.input,
