@@ -32,16 +32,7 @@ export class ActionsController {
     @Body() body: UpsertEnvironmentActionRequestDto,
     @Res({ passthrough: true }) res: Response,
   ) {
-    const result = await this.commandBus.execute(
-      new UpsertActionCommand({
-        ...actingScope(org, principal),
-        type: 'env',
-        name: body.name,
-        targets: body.targets as ActionTarget[],
-        triggers: body.triggers,
-        scopes: body.environments,
-      }),
-    );
+    const result = await this.commandBus.execute(UpsertActionCommand.forEnvironments(actingScope(org, principal), body));
     return createdOrUpdatedAction(res, result);
   }
 

@@ -9,7 +9,6 @@ import { ActionNumberPipe } from './action-number.pipe';
 import { DeleteActionCommand } from './commands/delete-action/delete-action.command';
 import { UpsertActionCommand } from './commands/upsert-action/upsert-action.command';
 import { UpsertEnvironmentActionRequestDto } from './commands/upsert-action/upsert-action.request.dto';
-import { ActionTarget } from './domain/action-target';
 import { createdOrUpdatedAction } from './dto/created-or-updated';
 import { GetActionQuery } from './queries/get-action/get-action.query';
 import { ListActionsQuery } from './queries/list-actions/list-actions.query';
@@ -33,16 +32,7 @@ export class EnvironmentsNotificationsController {
     @Body() body: UpsertEnvironmentActionRequestDto,
     @Res({ passthrough: true }) res: Response,
   ) {
-    const result = await this.commandBus.execute(
-      new UpsertActionCommand({
-        ...actingScope(org, principal),
-        type: 'env',
-        name: body.name,
-        targets: body.targets as ActionTarget[],
-        triggers: body.triggers,
-        scopes: body.environments,
-      }),
-    );
+    const result = await this.commandBus.execute(UpsertActionCommand.forEnvironments(actingScope(org, principal), body));
     return createdOrUpdatedAction(res, result);
   }
 

@@ -17,5 +17,25 @@ export interface UpsertActionResult {
   action: ActionResponse;
 }
 
+/** What both environment-action routes (the current and the legacy one) take. */
+export interface EnvironmentActionBody {
+  name: string;
+  targets: unknown[];
+  triggers: string[];
+  environments: string[];
+}
+
 /** Creates the org's action of that name (next number) or replaces its targets, triggers and scopes. */
-export class UpsertActionCommand extends OrgCommand<UpsertActionProps, UpsertActionResult> {}
+export class UpsertActionCommand extends OrgCommand<UpsertActionProps, UpsertActionResult> {
+  /** An environment action from its request body (the current and the legacy route). */
+  static forEnvironments(scope: ActingScope, body: EnvironmentActionBody): UpsertActionCommand {
+    return new UpsertActionCommand({
+      ...scope,
+      type: 'env',
+      name: body.name,
+      targets: body.targets as ActionTarget[],
+      triggers: body.triggers,
+      scopes: body.environments,
+    });
+  }
+}
