@@ -181,6 +181,21 @@ now := format_int(time.now_ns(), 10)
       expect(undeclared.body).toMatchObject({ status: 'failed', error: { kind: 'policy_parse_error' } });
     });
 
+    it('sees a trail as it was at its moment: a later update changes new evaluations, not a replay', async () => {
+      const org = await world();
+      const begin = (data: object) =>
+        t.http().put(`/api/v2/trails/${org.name}/app`).set(...bearer(org.adminKey)).field('data_json', JSON.stringify({ name: 't1', ...data }));
+      await begin({ description: 'before', repo_info: { id: '1', name: 'acme/one', url: 'https://git.example.com/acme/one' } }).expect(200);
+      const echo = 'package policy\n\nimport rego.v1\n\ndescription := input.trail.description\nrepos := count(input.trail.repo_ids)\n';
+      const first = await evaluate(t, org, { ...single(), policy: { files: { 'p.rego': echo } } }).expect(201);
+      expect(first.body.result).toEqual({ description: 'before', repos: 1 });
+      await begin({ description: 'after', repo_info: { id: '2', name: 'acme/two', url: 'https://git.example.com/acme/two' } }).expect(200);
+      const second = await evaluate(t, org, { ...single(), policy: { files: { 'p.rego': echo } } }).expect(201);
+      expect(second.body.result).toEqual({ description: 'after', repos: 1 });
+      const replay = await t.http().post(`/api/v2/evaluations/${org.name}/${first.body.id}/replay`).set(...bearer(org.adminKey)).expect(200);
+      expect(replay.body.identical).toBe(true);
+    });
+
     it('mounts data.json and data.yaml at their folder path', async () => {
       const org = await world();
       const res = await evaluate(t, org, {

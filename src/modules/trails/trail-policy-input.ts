@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { AppConfig } from '../../common/config/app-config';
 import { InjectConfig } from '../../common/config/config.decorators';
 import { ConflictError } from '../../common/errors/app-error';
@@ -15,6 +16,9 @@ export interface PinnedTrail {
 /** Trails read in parallel at most this many at a time (each is two statements). */
 const CONCURRENCY = 8;
 
+/** Per-process budget for built elements (their JSON size). */
+const CACHE_BYTES = 64 * 1024 * 1024;
+
 /**
  * The trails module's answer to "what does a policy see": each pinned trail as an element of `input.trails`
  * (see toPolicyInputTrail). A function of (trail, moment) alone, so the same pins always give the same input.
@@ -23,6 +27,13 @@ const CONCURRENCY = 8;
  */
 @Injectable()
 export class TrailPolicyInput {
+  /**
+   * Elements already built, by (trail, moment, base URL). A trail at a moment never changes (see the trail
+   * moments' cache), so an element is kept until memory runs short; a policy re-run on the same trails (a
+   * release gate asked again, a replay) builds nothing again. Elements are never modified once built.
+   */
+  private readonly built = new LRUCache<string, Record<string, unknown>>({ maxSize: CACHE_BYTES });
+
   constructor(
     private readonly reader: TrailStateReader,
     @InjectConfig() private readonly config: AppConfig,
@@ -39,7 +50,16 @@ export class TrailPolicyInput {
     return out;
   }
 
-  private async one(orgId: string, orgName: string, pin: PinnedTrail, publicBaseUrl: string): Promise<Record<string, unknown>> {
+  private async one(orgId: string, orgName: string, pin: PinnedTrail & { trailId?: string }, publicBaseUrl: string): Promise<Record<string, unknown>> {
+    const key = pin.trailId ? `${orgId}:${pin.trailId}:${pin.momentNumber}:${orgName}:${publicBaseUrl}` : null;
+    const hit = key ? this.built.get(key) : undefined;
+    if (hit) return hit;
+    const element = await this.read(orgId, orgName, pin, publicBaseUrl);
+    if (key) this.built.set(key, element, { size: Math.max(1, JSON.stringify(element).length) });
+    return element;
+  }
+
+  private async read(orgId: string, orgName: string, pin: PinnedTrail, publicBaseUrl: string): Promise<Record<string, unknown>> {
     const { trail, moment, state } = await this.reader.readAt(
       orgId,
       pin.flowName,

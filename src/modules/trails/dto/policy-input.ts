@@ -24,7 +24,7 @@ export function toPolicyInputTrail(
 ): Record<string, unknown> {
   const atMoment: TrailRecord = {
     ...trail,
-    ...(moment.fields ?? {}),
+    ...(moment.fields ? { ...moment.fields, repo_id: moment.repoId ?? null } : {}),
     template_id: moment.templateId,
     last_moment: moment.momentNumber,
     updated_at: moment.createdAt,

@@ -39,6 +39,8 @@ export interface MomentRecord {
   templateId: string | null;
   /** The trail's own fields as they were at this moment (null for trails older than field versions). */
   fields: TrailFields | null;
+  /** The repo those fields name (the service's id), if it is registered. */
+  repoId?: string | null;
 }
 
 /** What `begin trail` can change on a trail; every moment that changes them keeps a copy. */
@@ -166,7 +168,9 @@ export function readAtQuery(
   }
   const tr = `tr AS (
        SELECT ${TRAIL_COLUMNS}, m.moment_number AS m_number,
-         EXTRACT(EPOCH FROM m.created_at)::float8 AS m_created_at, m.template_id AS m_template_id, mf.fields AS m_fields
+         EXTRACT(EPOCH FROM m.created_at)::float8 AS m_created_at, m.template_id AS m_template_id, mf.fields AS m_fields,
+         (SELECT r.id FROM repos r WHERE r.org_id = t.org_id
+            AND r.external_id = COALESCE(NULLIF(mf.fields->'repo_info'->>'id', ''), mf.fields->'repo_info'->>'name')) AS m_repo_id
        FROM flows f
        LEFT JOIN trails t ON t.flow_id = f.id AND t.name = $3
        LEFT JOIN LATERAL (
@@ -224,6 +228,7 @@ export class TrailStateReader {
         m_created_at: number | null;
         m_template_id: string | null;
         m_fields: TrailFields | null;
+        m_repo_id: string | null;
         slot_rows: AttestationRow[] | null;
         artifact_rows: ArtifactRecord[] | null;
       }
@@ -232,7 +237,13 @@ export class TrailStateReader {
     const row = rows[0];
     if (!row.id) throw new NotFoundError(`Trail '${trailName}' not found in flow '${flowName}'`);
     if (row.m_number === null) return { trail: row, moment: null, state: null };
-    const moment = { momentNumber: row.m_number, createdAt: Number(row.m_created_at), templateId: row.m_template_id, fields: row.m_fields };
+    const moment = {
+      momentNumber: row.m_number,
+      createdAt: Number(row.m_created_at),
+      templateId: row.m_template_id,
+      fields: row.m_fields,
+      repoId: row.m_repo_id,
+    };
     if (!withState) return { trail: row, moment, state: null };
     const template = moment.templateId ? await this.flows.template(moment.templateId) : null;
     const state = this.assemble(template, row.slot_rows ?? [], row.artifact_rows ?? [], publicBaseUrl);
