@@ -68,7 +68,7 @@ export default function evaluateTask(task: WorkerTask): SandboxResult | WorkerMi
     const remaining = task.deadlineAt - Date.now();
     if (remaining <= 0) return { ok: false, error: { code: 'policy_timeout', message: 'deadline passed before evaluation started' } };
     const opts = {
-      input: task.input,
+      input: task.inputJson !== undefined ? JSON.parse(task.inputJson) : task.input,
       // without request data, a bundle's own documents apply (Bundle.evaluate); with it, its top-level keys win
       data,
       nowNs: task.nowNs,

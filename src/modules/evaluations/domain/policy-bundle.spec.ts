@@ -1,7 +1,7 @@
 import { canonicalJson, documentDigest } from './canonical-json';
 import { kindOfEngineCode, PolicyBundleError } from './evaluation-error';
 import { bundleDigests, loadBundle, policyPathProblem } from './policy-bundle';
-import { inputDocument, nanosecondsOf } from '../running/evaluation-input';
+import { canonicalInput, inputDocument, nanosecondsOf } from '../running/evaluation-input';
 
 describe('canonical JSON', () => {
   it('sorts keys at every depth, drops undefined members and writes big integers exactly', () => {
@@ -67,6 +67,14 @@ describe('evaluation input and errors', () => {
     const t = (flow_name: string, trail_name: string) => ({ flow_name, trail_name });
     expect(inputDocument([t('b', 'a'), t('a', 'z'), t('a', 'b')])).toEqual({ trails: [t('a', 'b'), t('a', 'z'), t('b', 'a')] });
     expect(inputDocument([t('a', 'b')])).toEqual({ trails: [t('a', 'b')], trail: t('a', 'b') });
+  });
+
+  it("composes the input's canonical text from its elements, equal to the document's canonical JSON", () => {
+    const e = (flow_name: string, trail_name: string) => ({ trail_name, flow_name, z: { b: 1, a: [2, { d: 1, c: 0 }] } });
+    for (const doc of [inputDocument([e('b', 'a'), e('a', 'z')]), inputDocument([e('a', 'b')])]) {
+      expect(canonicalInput(doc)).toBe(canonicalJson(doc));
+      expect(JSON.parse(canonicalInput(doc))).toEqual(JSON.parse(JSON.stringify(doc)));
+    }
   });
 
   it('turns recorded_at (exact decimal seconds) into nanoseconds', () => {

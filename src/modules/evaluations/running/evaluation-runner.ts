@@ -8,12 +8,12 @@ import { JobQueue } from '../../../jobs/job-queue';
 import { AttestationRecorder, DecisionData, decisionAttestationType } from '../../attestations/attestations.module';
 import { Outbox } from '../../outbox/outbox.module';
 import { TrailPolicyInput } from '../../trails/trails.module';
-import { documentDigest } from '../domain/canonical-json';
+import { documentDigest, sha256Hex } from '../domain/canonical-json';
 import { EvaluationError, PolicyBundleError } from '../domain/evaluation-error';
 import { loadBundle, PolicyBundle } from '../domain/policy-bundle';
 import { EvaluationPolicyRepository } from '../persistence/evaluation-policy.repository';
 import { EvaluationRepository, EvaluationRow } from '../persistence/evaluation.repository';
-import { inputDocument, nanosecondsOf } from './evaluation-input';
+import { canonicalInput, inputDocument, nanosecondsOf } from './evaluation-input';
 import { PolicyEngines } from './policy-engine';
 
 export const EVALUATION_QUEUE = 'evaluations';
@@ -121,13 +121,15 @@ export class EvaluationRunner implements OnApplicationShutdown {
           row.public_base_url,
         ),
       );
-    const inputDigest = documentDigest(input);
+    const inputJson = canonicalInput(input);
+    const inputDigest = `sha256:${sha256Hex(inputJson)}`;
     const data: Record<string, unknown> = row.params === null ? { ...bundle.data } : { ...bundle.data, params: row.params };
     const engine = this.engines.for(bundle);
     const used = { engine: engine.name, engineVersion: engine.version };
     const answer = await engine.run({
       bundle,
       input,
+      inputJson,
       data,
       nowNs: nanosecondsOf(row.recorded_at),
       deadlineMs: this.config.evaluations.deadlineMs,

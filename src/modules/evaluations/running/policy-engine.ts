@@ -4,6 +4,8 @@ import { PolicyBundle } from '../domain/policy-bundle';
 export interface EngineRequest {
   bundle: PolicyBundle;
   input: unknown;
+  /** the same input as its canonical JSON text */
+  inputJson: string;
   /** the bundle's data documents with `params` mounted at `data.params` */
   data: Record<string, unknown>;
   /** what `time.now_ns()` returns: the evaluation's recorded_at */

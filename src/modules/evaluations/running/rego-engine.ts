@@ -31,7 +31,7 @@ export class RegoEngine extends PolicyEngine {
       bundle: true,
       query: 'data.policy',
       kind: 'value',
-      input: request.input,
+      inputJson: request.inputJson,
       data: request.data,
       nowNs: request.nowNs,
       deadlineMs: request.deadlineMs,

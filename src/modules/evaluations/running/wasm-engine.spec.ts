@@ -14,6 +14,7 @@ describe('WasmEngine', () => {
   const request = (over: Partial<EngineRequest> = {}): EngineRequest => ({
     bundle,
     input: { trails: [] },
+    inputJson: '{"trails":[]}',
     data: { ...bundle.data, params: { p: 1 } },
     nowNs: 1795564433672266000n,
     deadlineMs: 10_000,
