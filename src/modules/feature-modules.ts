@@ -28,6 +28,9 @@ import { TrailsModule } from './trails/trails.module';
  */
 export const FEATURE_MODULES = [
   HealthModule,
+  // First after the probes: Express tries routes in the order they were registered, and the attestation route is
+  // the hot ingest path (each route registered before it costs every attestation a regular-expression test).
+  GenericAttestationModule,
   IdentityModule,
   OrganizationsModule,
   FlowsModule,
@@ -39,7 +42,6 @@ export const FEATURE_MODULES = [
   TrailsModule,
   ArtifactsModule,
   AttestationsModule,
-  GenericAttestationModule,
   DecisionAttestationModule,
   EvaluationsModule,
   EnvironmentsModule,
