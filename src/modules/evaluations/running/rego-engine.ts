@@ -10,16 +10,21 @@ import { serviceVersion } from './service-version';
 export class RegoEngine extends PolicyEngine {
   readonly name = 'veritrail-rego';
   readonly version = serviceVersion();
-  private readonly sandbox: RegoSandbox;
+  private pool: RegoSandbox | null = null;
 
-  constructor(options: { threads: number; maxHeapMb: number; deadlineMs: number }) {
+  constructor(private readonly options: { threads: number; maxHeapMb: number; deadlineMs: number }) {
     super();
-    this.sandbox = new RegoSandbox({
+  }
+
+  /** The worker pool, started with the first evaluation: a process that never evaluates keeps no threads. */
+  private get sandbox(): RegoSandbox {
+    this.pool ??= new RegoSandbox({
       minThreads: 1,
-      maxThreads: options.threads,
-      maxOldGenerationSizeMb: options.maxHeapMb,
-      defaultDeadlineMs: options.deadlineMs,
+      maxThreads: this.options.threads,
+      maxOldGenerationSizeMb: this.options.maxHeapMb,
+      defaultDeadlineMs: this.options.deadlineMs,
     });
+    return this.pool;
   }
 
   async run(request: EngineRequest): Promise<EngineOutcome> {
@@ -43,8 +48,8 @@ export class RegoEngine extends PolicyEngine {
     return { ok: true, value: answer.value };
   }
 
-  close(): Promise<void> {
-    return this.sandbox.close();
+  async close(): Promise<void> {
+    await this.pool?.close();
   }
 }
 

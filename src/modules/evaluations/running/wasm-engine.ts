@@ -1,5 +1,4 @@
-import { BUILTINS } from '../../../../libs/rego/src/builtins/registry';
-import { fromJSON, toJSON } from '../../../../libs/rego/src/value';
+import type { BuiltinDecl } from '../../../../libs/rego/src/builtins/registry';
 import { EngineOutcome, EngineRequest, PolicyEngine } from './policy-engine';
 
 /** What the engine needs of a loaded OPA wasm policy (the SDK's LoadedPolicy). */
@@ -75,6 +74,11 @@ export class WasmEngine extends PolicyEngine {
 
 /** Every builtin libs/rego implements, for the wasm host: JSON values in and out, now_ns fixed. */
 function hostBuiltins(nowNs: bigint): Record<string, (...args: unknown[]) => unknown> {
+  // Loaded on the first wasm evaluation: the engine's builtins are not in the memory of a process that needs none.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { BUILTINS } = require('../../../../libs/rego/src/builtins/registry') as { BUILTINS: Map<string, BuiltinDecl> };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { fromJSON, toJSON } = require('../../../../libs/rego/src/value') as typeof import('../../../../libs/rego/src/value');
   const out: Record<string, (...args: unknown[]) => unknown> = {};
   for (const [name, decl] of BUILTINS) {
     const impl = decl.impl;
