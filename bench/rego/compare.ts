@@ -13,18 +13,9 @@ import * as path from 'path';
 import { NOW_S, generateInput } from './generate-input';
 import { hundredFileBundle, policyFiles } from './generate-bundle';
 import { REALWORLD_DATA, realworldFiles, realworldInput } from './realworld';
+import { median, nowMs, pairedRounds } from './timing';
 
 type Compile = (files: Record<string, string>, opts?: object) => { evalValue(ref: string, opts?: object): { value: unknown } };
-
-function nowMs(): number {
-  return Number(process.hrtime.bigint()) / 1e6;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -87,29 +78,7 @@ function main(): void {
   for (const w of workloads()) {
     const a = w.prepare(mine);
     const b = w.prepare(theirs);
-    for (let i = 0; i < 3; i++) {
-      a();
-      b();
-    }
-    const ta: number[] = [];
-    const tb: number[] = [];
-    const ratios: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      // alternate which side goes first, so neither always runs on a warmer cache
-      const first = i % 2 === 0;
-      let t = nowMs();
-      if (first) a();
-      else b();
-      const d1 = nowMs() - t;
-      t = nowMs();
-      if (first) b();
-      else a();
-      const d2 = nowMs() - t;
-      const [x, y] = first ? [d1, d2] : [d2, d1];
-      ta.push(x);
-      tb.push(y);
-      ratios.push(x / y);
-    }
+    const { ta, tb, ratios } = pairedRounds(a, b, runs);
     const f = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1)) + ' ms';
     console.log(`${w.name}: this ${f(median(ta))}, base ${f(median(tb))}, median ratio this/base ${median(ratios).toFixed(3)}`);
   }

@@ -18,16 +18,7 @@ import { RegoSandbox, bundleDigest } from '../../libs/rego/src/sandbox';
 import { NOW_S, generateInput } from './generate-input';
 import { hundredFileBundle, policyFiles } from './generate-bundle';
 import { REALWORLD_DATA, realworldFiles, realworldInput } from './realworld';
-
-function nowMs(): number {
-  return Number(process.hrtime.bigint()) / 1e6;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
+import { median, nowMs } from './timing';
 
 /** Runs fn `warm` times untimed, then `runs` times timed; returns the per-run times. */
 function timeIt(fn: () => unknown, runs: number, warm = 3): number[] {

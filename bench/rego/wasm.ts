@@ -13,20 +13,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { compile } from '../../libs/rego/src';
+import { median, nowMs, pairedRounds } from './timing';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-function nowMs(): number {
-  return Number(process.hrtime.bigint()) / 1e6;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 function find(dir: string, name: string): string {
@@ -94,28 +85,7 @@ async function main(): Promise<void> {
   const engineRun = () => {
     for (const r of requests) bundle.evalValue('data.app.rbac', { input: r, data });
   };
-  for (let i = 0; i < 3; i++) {
-    wasmRun();
-    engineRun();
-  }
-  const tw: number[] = [];
-  const te: number[] = [];
-  const ratios: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const first = i % 2 === 0;
-    let t = nowMs();
-    if (first) engineRun();
-    else wasmRun();
-    const d1 = nowMs() - t;
-    t = nowMs();
-    if (first) wasmRun();
-    else engineRun();
-    const d2 = nowMs() - t;
-    const [e, w] = first ? [d1, d2] : [d2, d1];
-    te.push(e);
-    tw.push(w);
-    ratios.push(e / w);
-  }
+  const { ta: te, tb: tw, ratios } = pairedRounds(engineRun, wasmRun, runs);
   const kib = (JSON.stringify(data).length / 1024).toFixed(0);
   const per = (ms: number) => `${((ms / requests.length) * 1000).toFixed(1)} µs`;
   console.log(`node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}; rbac policy, ${users} users (${kib} KiB data), ${requests.length} requests per run, ${runs} paired runs`);
