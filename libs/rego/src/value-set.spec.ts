@@ -16,6 +16,18 @@ describe('RegoSet of composites (structural hash + equality)', () => {
     expect(shallowHash('x'.repeat(40), 1)).toBe(shallowHash('x'.repeat(40), 1));
   });
 
+  it('tells apart names that differ in any one character, up to 64 characters', () => {
+    // Trail ids like "bench/t12" and "bench/t22": with too few characters sampled, a set of objects keyed by
+    // them overflowed its hash buckets and fell back to serialising every element.
+    const hashes = new Set<number>();
+    for (let i = 0; i < 100; i++) hashes.add(shallowHash(`bench/t${i}`, 0));
+    expect(hashes.size).toBe(100);
+    const long = 'x'.repeat(63);
+    expect(shallowHash(long + 'a', 0)).not.toBe(shallowHash(long + 'b', 0));
+    expect(shallowHash('a' + long, 0)).not.toBe(shallowHash('b' + long, 0));
+    expect(shallowHash('x'.repeat(31) + 'a' + 'x'.repeat(32), 0)).not.toBe(shallowHash('x'.repeat(31) + 'b' + 'x'.repeat(32), 0));
+  });
+
   it('stays correct when many distinct values hash alike (differing only deep inside)', () => {
     const vals: Value[] = [];
     for (let i = 0; i < 50; i++) vals.push({ k: { deep: { i } } }, { k: { deep: { i } } });
