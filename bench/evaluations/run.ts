@@ -183,7 +183,8 @@ async function main(): Promise<void> {
     );
     console.log(
       `   where the time goes (medians, ms): pin ${fmt(split.pin)}, build input ${fmt(split.input)}, store ${fmt(split.store)},` +
-        ` run (hand-off + evaluate, input given) ${fmt(split.evaluate)}, record ${fmt(split.record)}, claim ${fmt(split.claim)}`,
+        ` run ${fmt(split.evaluate)} (input digest ${fmt(split.digest)}, hand-off ${fmt(split.handOff)}, parse in worker ${fmt(split.parse)},` +
+        ` evaluate ${fmt(split.engine)}), record ${fmt(split.record)}, claim ${fmt(split.claim)}`,
     );
     for (let i = 0; i < alone.length; i++) {
       console.log(
@@ -204,7 +205,7 @@ async function main(): Promise<void> {
 /** Medians of the service's own timing lines for the given evaluations. */
 function timings(lines: string[], ids: Set<string>) {
   const req: Record<string, number[]> = { pin: [], input: [], store: [] };
-  const run: Record<string, number[]> = { claim: [], evaluate: [], record: [] };
+  const run: Record<string, number[]> = { claim: [], evaluate: [], record: [], digest: [], handOff: [], parse: [], engine: [] };
   for (const line of lines) {
     let entry: Record<string, unknown>;
     try {
@@ -221,6 +222,10 @@ function timings(lines: string[], ids: Set<string>) {
       run.claim.push(Number(entry.claim_ms));
       run.evaluate.push(Number(entry.input_and_evaluate_ms));
       run.record.push(Number(entry.record_ms));
+      run.digest.push(Number(entry.input_digest_ms));
+      run.handOff.push(Number(entry.hand_off_ms));
+      run.parse.push(Number(entry.parse_ms));
+      run.engine.push(Number(entry.evaluate_ms));
     }
   }
   return {
@@ -230,6 +235,10 @@ function timings(lines: string[], ids: Set<string>) {
     claim: median(run.claim),
     evaluate: median(run.evaluate),
     record: median(run.record),
+    digest: median(run.digest),
+    handOff: median(run.handOff),
+    parse: median(run.parse),
+    engine: median(run.engine),
   };
 }
 

@@ -72,6 +72,8 @@ export interface SandboxStats {
   /** The compiled bundle came from the worker's digest cache. */
   cached: boolean;
   compileMs: number;
+  /** time to parse `inputJson` in the worker (0 when the input came as a value) */
+  parseMs: number;
   evalMs: number;
   digest: string;
 }

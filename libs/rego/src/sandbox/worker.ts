@@ -67,8 +67,11 @@ export default function evaluateTask(task: WorkerTask): SandboxResult | WorkerMi
 
     const remaining = task.deadlineAt - Date.now();
     if (remaining <= 0) return { ok: false, error: { code: 'policy_timeout', message: 'deadline passed before evaluation started' } };
+    const t0 = ms();
+    const input = task.inputJson !== undefined ? JSON.parse(task.inputJson) : task.input;
+    const parseMs = task.inputJson !== undefined ? ms() - t0 : 0;
     const opts = {
-      input: task.inputJson !== undefined ? JSON.parse(task.inputJson) : task.input,
+      input,
       // without request data, a bundle's own documents apply (Bundle.evaluate); with it, its top-level keys win
       data,
       nowNs: task.nowNs,
@@ -80,10 +83,10 @@ export default function evaluateTask(task: WorkerTask): SandboxResult | WorkerMi
     const t1 = ms();
     if (asValue) {
       const r = compiled.bundle.evalValue(task.query.trim(), opts);
-      return { ok: true, value: r.value, prints: r.prints, cached, compileMs, evalMs: ms() - t1, digest };
+      return { ok: true, value: r.value, prints: r.prints, cached, compileMs, parseMs, evalMs: ms() - t1, digest };
     }
     const r = compiled.bundle.evaluate(task.query, opts);
-    return { ok: true, results: r.results, prints: r.prints, cached, compileMs, evalMs: ms() - t1, digest };
+    return { ok: true, results: r.results, prints: r.prints, cached, compileMs, parseMs, evalMs: ms() - t1, digest };
   } catch (e) {
     return { ok: false, error: toErrorInfo(e) };
   }

@@ -34,6 +34,8 @@ export interface RunOutcome {
   result?: unknown;
   resultDigest?: string;
   error?: EvaluationError;
+  /** where the run's time went (debug log only) */
+  timings?: Record<string, number>;
 }
 
 /**
@@ -85,6 +87,7 @@ export class EvaluationRunner implements OnApplicationShutdown {
     this.logger.debug('evaluation run timings', {
       evaluation: row.id,
       input_and_evaluate_ms: round(evaluated - started),
+      ...outcome.timings,
       record_ms: round(performance.now() - evaluated),
     });
     // The recovery job is not needed any more (if it ran anyway, it would find the evaluation done).
@@ -121,8 +124,10 @@ export class EvaluationRunner implements OnApplicationShutdown {
           row.public_base_url,
         ),
       );
+    const digesting = performance.now();
     const inputJson = canonicalInput(input);
     const inputDigest = `sha256:${sha256Hex(inputJson)}`;
+    const inputDigestMs = performance.now() - digesting;
     const data: Record<string, unknown> = row.params === null ? { ...bundle.data } : { ...bundle.data, params: row.params };
     const engine = this.engines.for(bundle);
     const used = { engine: engine.name, engineVersion: engine.version };
@@ -137,7 +142,13 @@ export class EvaluationRunner implements OnApplicationShutdown {
     if (!answer.ok) return { engine: used, inputDigest, error: answer.error };
     const invalid = row.decision ? decisionProblem(answer.value) : null;
     if (invalid) return { engine: used, inputDigest, error: { kind: 'policy_output_invalid', message: invalid } };
-    return { engine: used, inputDigest, result: answer.value, resultDigest: documentDigest(answer.value) };
+    const resultDigest = documentDigest(answer.value);
+    const t = answer.timings;
+    const timings = {
+      input_digest_ms: round(inputDigestMs),
+      ...(t && { compile_ms: round(t.compileMs), hand_off_ms: round(t.handOffMs), parse_ms: round(t.parseMs), evaluate_ms: round(t.evaluateMs) }),
+    };
+    return { engine: used, inputDigest, result: answer.value, resultDigest, timings };
   }
 
   private async record(row: EvaluationRow, outcome: RunOutcome): Promise<boolean> {

@@ -13,7 +13,15 @@ export interface EngineRequest {
   deadlineMs: number;
 }
 
-export type EngineOutcome = { ok: true; value: unknown } | { ok: false; error: EvaluationError };
+/** Where an engine's time went, for the debug log: hand-off is the rest of the round trip. */
+export interface EngineTimings {
+  compileMs: number;
+  parseMs: number;
+  evaluateMs: number;
+  handOffMs: number;
+}
+
+export type EngineOutcome = { ok: true; value: unknown; timings?: EngineTimings } | { ok: false; error: EvaluationError };
 
 /**
  * Runs a policy's `data.policy` document against an input. Never throws for a problem of the policy: it

@@ -31,6 +31,7 @@ export class RegoEngine extends PolicyEngine {
     // As a bundle, so that the manifest's Rego versions are honoured; the data documents are mounted by
     // loadBundle (with the request's params) and passed as `data`.
     const files = request.bundle.manifest === null ? request.bundle.modules : { ...request.bundle.modules, '.manifest': request.bundle.manifest };
+    const started = performance.now();
     const answer = await this.sandbox.evaluate({
       files,
       bundle: true,
@@ -45,7 +46,14 @@ export class RegoEngine extends PolicyEngine {
     if (answer.value === undefined) {
       return { ok: false, error: { kind: 'policy_output_invalid', message: 'data.policy is undefined: the bundle needs a module with `package policy`' } };
     }
-    return { ok: true, value: answer.value };
+    const roundTrip = performance.now() - started;
+    const timings = {
+      compileMs: answer.compileMs,
+      parseMs: answer.parseMs,
+      evaluateMs: answer.evalMs,
+      handOffMs: Math.max(0, roundTrip - answer.compileMs - answer.parseMs - answer.evalMs),
+    };
+    return { ok: true, value: answer.value, timings };
   }
 
   async close(): Promise<void> {
