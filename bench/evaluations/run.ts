@@ -1,7 +1,7 @@
 /**
  * Evaluations benchmark (issue: "Evaluations and controls", Performance). Run:
  * `npm run build && npx ts-node --transpile-only bench/evaluations/run.ts [--trails N] [--attestations N]
- * [--requests N] [--seconds N]`.
+ * [--requests N] [--seconds N] [--node-args '<flags>']`.
  *
  * Against the real service (dist/src/main.js, LOG_LEVEL=debug so that it logs where each evaluation's time goes)
  * and an embedded PostgreSQL with durable settings:
@@ -27,6 +27,8 @@ const TRAILS = arg('trails', 100);
 const ATTESTATIONS = arg('attestations', 20);
 const REQUESTS = arg('requests', 120);
 const SECONDS = arg('seconds', 8);
+/** flags for the service's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where its CPU goes) */
+const NODE_ARGS = args.includes('--node-args') ? args[args.indexOf('--node-args') + 1].split(' ').filter(Boolean) : [];
 const BOUNDARY = '----veritrail-eval-' + randomBytes(8).toString('hex');
 
 const POLICY_DIR = path.join(__dirname, '../rego/policy');
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
   let partial = '';
   const stack = await startStack({
     env: { LOG_LEVEL: 'debug', EVALUATION_THREADS: '2', EVALUATION_DEADLINE_MS: '2000', EVALUATION_WAIT_MS: '10000' },
+    nodeArgs: NODE_ARGS,
     log: (chunk) => {
       partial += chunk;
       const parts = partial.split('\n');

@@ -69,10 +69,10 @@ export class JobQueue implements OnApplicationShutdown {
     );
   }
 
-  /** Deletes a job that is no longer needed (its work was done another way). */
-  async delete(queue: string, id: string): Promise<void> {
+  /** Deletes a job in the caller's transaction: gone only if that transaction commits. */
+  async deleteIn(manager: EntityManager, queue: string, id: string): Promise<void> {
     const boss = await this.ready(queue);
-    await boss.deleteJob(queue, id);
+    await boss.deleteJob(queue, id, { db: transactionDb(manager) });
   }
 
   /** Registers a worker for `queue` (no-op in an api-only process). */

@@ -240,6 +240,17 @@ now := format_int(time.now_ns(), 10)
       expect(parse.message).toMatch(/^p\.rego:\d+:\d+: /);
     });
 
+    it('leaves no recovery job behind once the outcome is recorded, completed or failed', async () => {
+      const jobsOf = async (id: string) =>
+        (await t.dataSource.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'evaluations' AND id = $1`, [id]))[0].n;
+      const ok = await evaluate(t, org, { ...single(), policy: { files: { 'p.rego': 'package policy\n\nallow := true\n' } } }).expect(201);
+      expect(ok.body.status).toBe('completed');
+      expect(await jobsOf(ok.body.id)).toBe(0);
+      expect(await failure({ 'p.rego': 'package policy\n\nallow if {' })).toMatchObject({ kind: 'policy_parse_error' });
+      const [failed] = await t.dataSource.query(`SELECT id FROM evaluations WHERE org_id = (SELECT id FROM organizations WHERE name = $1) ORDER BY requested_at DESC LIMIT 1`, [org.name]);
+      expect(await jobsOf(failed.id)).toBe(0);
+    });
+
     it('a bundle with a policy.wasm runs on the wasm engine (the SDK refuses a module that is not OPA-compiled)', async () => {
       const notOpa = Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]).toString('base64');
       const res = await evaluate(t, org, { ...single(), policy: { files: { 'policy.wasm': notOpa } } }).expect(201);

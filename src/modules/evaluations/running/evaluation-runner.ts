@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../../common/config/app-config';
 import { AppError } from '../../../common/errors/app-error';
 import { isDatabaseUnavailable } from '../../../common/errors/database-errors';
@@ -90,8 +91,6 @@ export class EvaluationRunner implements OnApplicationShutdown {
       ...outcome.timings,
       record_ms: round(performance.now() - evaluated),
     });
-    // The recovery job is not needed any more (if it ran anyway, it would find the evaluation done).
-    if (recorded) void this.jobs.delete(EVALUATION_QUEUE, row.id).catch(() => undefined);
     return recorded;
   }
 
@@ -155,70 +154,85 @@ export class EvaluationRunner implements OnApplicationShutdown {
     const engine = outcome.engine ?? { engine: this.engines.rego.name, engineVersion: this.engines.rego.version };
     try {
       return await this.uow.run(async (manager) => {
-        if (outcome.error) {
-          return this.evaluations.fail(manager, row.org_id, row.id, outcome.error, { ...engine, inputDigest: outcome.inputDigest ?? undefined });
-        }
-        const completed = await this.evaluations.complete(manager, row.org_id, row.id, {
-          ...engine,
-          inputDigest: outcome.inputDigest!,
-          result: outcome.result,
-          resultDigest: outcome.resultDigest!,
-        });
-        if (!completed || !row.decision) return completed;
-        const result = outcome.result as { allow: boolean; violations?: string[] };
-        const data: DecisionData = {
-          attestation_name: row.decision.name,
-          artifact_fingerprint: row.decision.fingerprint ?? null,
-          control: row.decision.control,
-          attestation_data: { is_compliant: result.allow },
-          violations: [...(result.violations ?? [])].sort(),
-          evaluation: {
-            evaluation_id: row.id,
-            policy_digest: row.policy_digest,
-            policy_file_digests: (await this.policies.fileDigests(row.org_id, row.policy_digest)) ?? {},
-            input_digest: outcome.inputDigest!,
-            result_digest: outcome.resultDigest!,
-            engine: engine.engine,
-            engine_version: engine.engineVersion,
-            recorded_at: row.recorded_at,
-            trails: row.trails,
-          },
-        };
-        const recorded = await this.recorder.record(manager, {
-          orgId: row.org_id,
-          flowName: row.decision.flow,
-          trailName: row.decision.trail,
-          actor: row.requested_by,
-          type: decisionAttestationType,
-          data,
-        });
-        await this.evaluations.setDecisionAttestation(manager, row.org_id, row.id, recorded.attestationIds[0]);
-        await this.outbox.append(manager, {
-          orgId: row.org_id,
-          type: 'decision.recorded',
-          subject: { flow: row.decision.flow, trail: row.decision.trail, control: row.decision.control },
-          payload: {
-            attestation_id: recorded.attestationIds[0],
-            attestation_name: row.decision.name,
-            control: row.decision.control,
-            is_compliant: result.allow,
-            evaluation_id: row.id,
-            violations: data.violations,
-            artifact_fingerprint: row.decision.fingerprint ?? undefined,
-            moment_number: recorded.momentNumber,
-          },
-        });
-        return true;
+        const recorded = await this.writeOutcome(manager, row, outcome, engine);
+        // The recovery job is not needed any more: gone in the same commit that records the outcome.
+        if (recorded) await this.jobs.deleteIn(manager, EVALUATION_QUEUE, row.id);
+        return recorded;
       });
     } catch (error) {
       if (isDatabaseUnavailable(error)) throw error;
       // The outcome could not be written (the decision's artifact vanished, a bug ...): not the policy's fault.
       const message = error instanceof AppError ? error.message : 'the outcome could not be recorded';
       if (!(error instanceof AppError)) this.logger.error('evaluation outcome not recorded', { evaluation: row.id, error: (error as Error)?.stack });
-      return this.uow.run((manager) =>
-        this.evaluations.fail(manager, row.org_id, row.id, { kind: 'service_error', message }, { ...engine, inputDigest: outcome.inputDigest ?? undefined }),
-      );
+      return this.uow.run(async (manager) => {
+        const failed = await this.evaluations.fail(manager, row.org_id, row.id, { kind: 'service_error', message }, { ...engine, inputDigest: outcome.inputDigest ?? undefined });
+        if (failed) await this.jobs.deleteIn(manager, EVALUATION_QUEUE, row.id);
+        return failed;
+      });
     }
+  }
+
+  /** Writes the outcome (and a decision's attestation and event); false when the evaluation is not pending any more. */
+  private async writeOutcome(
+    manager: EntityManager,
+    row: EvaluationRow,
+    outcome: RunOutcome,
+    engine: { engine: string; engineVersion: string },
+  ): Promise<boolean> {
+    if (outcome.error) {
+      return this.evaluations.fail(manager, row.org_id, row.id, outcome.error, { ...engine, inputDigest: outcome.inputDigest ?? undefined });
+    }
+    const completed = await this.evaluations.complete(manager, row.org_id, row.id, {
+      ...engine,
+      inputDigest: outcome.inputDigest!,
+      result: outcome.result,
+      resultDigest: outcome.resultDigest!,
+    });
+    if (!completed || !row.decision) return completed;
+    const result = outcome.result as { allow: boolean; violations?: string[] };
+    const data: DecisionData = {
+      attestation_name: row.decision.name,
+      artifact_fingerprint: row.decision.fingerprint ?? null,
+      control: row.decision.control,
+      attestation_data: { is_compliant: result.allow },
+      violations: [...(result.violations ?? [])].sort(),
+      evaluation: {
+        evaluation_id: row.id,
+        policy_digest: row.policy_digest,
+        policy_file_digests: (await this.policies.fileDigests(row.org_id, row.policy_digest)) ?? {},
+        input_digest: outcome.inputDigest!,
+        result_digest: outcome.resultDigest!,
+        engine: engine.engine,
+        engine_version: engine.engineVersion,
+        recorded_at: row.recorded_at,
+        trails: row.trails,
+      },
+    };
+    const recorded = await this.recorder.record(manager, {
+      orgId: row.org_id,
+      flowName: row.decision.flow,
+      trailName: row.decision.trail,
+      actor: row.requested_by,
+      type: decisionAttestationType,
+      data,
+    });
+    await this.evaluations.setDecisionAttestation(manager, row.org_id, row.id, recorded.attestationIds[0]);
+    await this.outbox.append(manager, {
+      orgId: row.org_id,
+      type: 'decision.recorded',
+      subject: { flow: row.decision.flow, trail: row.decision.trail, control: row.decision.control },
+      payload: {
+        attestation_id: recorded.attestationIds[0],
+        attestation_name: row.decision.name,
+        control: row.decision.control,
+        is_compliant: result.allow,
+        evaluation_id: row.id,
+        violations: data.violations,
+        artifact_fingerprint: row.decision.fingerprint ?? undefined,
+        moment_number: recorded.momentNumber,
+      },
+    });
+    return true;
   }
 }
 
