@@ -7,6 +7,7 @@ describe('loadConfig', () => {
     expect(config.dataDir).toMatch(/\.data$/);
     expect(config.publicBaseUrl).toBe('http://localhost:8080');
     expect(config.database).toEqual({ poolSize: 20, statementTimeoutMs: 30_000 });
+    expect(config.evaluations).toEqual({ waitMs: 5_000, deadlineMs: 10_000, maxHeapMb: 256, threads: 2, niceness: 10 });
   });
 
   it('reads the database pool size and statement timeout, bounds included', () => {
@@ -50,6 +51,8 @@ describe('loadConfig', () => {
     [{ ACTIONS_RETRY_DELAY_SECONDS: '0.5' }, /ACTIONS_RETRY_DELAY_SECONDS .* got "0.5"/],
     [{ SMTP_URL: 'http://mail.example.com' }, /^SMTP_URL must use smtp: or smtps:, got "http:"$/],
     [{ SMTP_FROM: 'nobody' }, /^SMTP_FROM must be an e-mail address/],
+    [{ EVALUATION_THREAD_NICENESS: '20' }, /^EVALUATION_THREAD_NICENESS must be a whole number from 0 to 19, got "20"$/],
+    [{ EVALUATION_THREAD_NICENESS: '-1' }, /EVALUATION_THREAD_NICENESS .* got "-1"/],
   ])('rejects %j with one clear message', (env, message) => {
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(ConfigError);
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(message);

@@ -56,6 +56,8 @@ export interface EvaluationSettings {
   maxHeapMb: number;
   /** worker threads evaluating policies in this process */
   threads: number;
+  /** OS niceness of those threads (0-19): a busy policy yields the CPU to requests */
+  niceness: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -161,6 +163,7 @@ function loadEvaluationSettings(env: NodeJS.ProcessEnv): EvaluationSettings {
     deadlineMs: parseInteger('EVALUATION_DEADLINE_MS', env.EVALUATION_DEADLINE_MS, 10_000, 100, 300_000, 'a whole number of milliseconds from 100 to 300000'),
     maxHeapMb: parseInteger('EVALUATION_MAX_HEAP_MB', env.EVALUATION_MAX_HEAP_MB, 256, 32, 8_192, 'a whole number of megabytes from 32 to 8192'),
     threads: parseInteger('EVALUATION_THREADS', env.EVALUATION_THREADS, 2, 1, 64, 'a whole number of threads from 1 to 64'),
+    niceness: parseInteger('EVALUATION_THREAD_NICENESS', env.EVALUATION_THREAD_NICENESS, 10, 0, 19, 'a whole number from 0 to 19'),
   };
 }
 

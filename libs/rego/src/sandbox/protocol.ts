@@ -54,6 +54,8 @@ export interface WorkerTask extends Omit<SandboxRequest, 'deadlineMs' | 'files'>
   /** Module whose `builtins` export (BuiltinDecl[]) declares the embedder's custom builtins. */
   builtinsModule?: string;
   dataCacheSize: number;
+  /** OS niceness the worker thread takes before its first evaluation (0: unchanged). */
+  niceness: number;
 }
 
 /** Worker reply when it lacks the bundle or data document the task only referred to. */

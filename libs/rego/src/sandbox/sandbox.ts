@@ -27,6 +27,12 @@ export interface SandboxOptions {
   dataCacheSize?: number;
   /** Step budget when a request gives none (default: none). */
   defaultMaxSteps?: number;
+  /**
+   * OS scheduling niceness of the worker threads, 0 to 19 (default 0: as the host). Above 0, a policy that
+   * loops until its deadline takes CPU time from the host's own threads (HTTP, database client) only when
+   * they leave some: on Linux a thread has its own niceness, so the host keeps its priority.
+   */
+  niceness?: number;
   /** Milliseconds an idle worker is kept (default: piscina's). */
   idleTimeout?: number;
   /**
@@ -51,6 +57,7 @@ export class RegoSandbox {
   private readonly dataCacheSize: number;
   private readonly defaultMaxSteps?: number;
   private readonly builtinsModule?: string;
+  private readonly niceness: number;
   /** Worker crashes with no task attached (piscina emits them as events); kept for diagnostics. */
   readonly crashes: Error[] = [];
 
@@ -61,6 +68,8 @@ export class RegoSandbox {
     this.dataCacheSize = opts.dataCacheSize ?? 4;
     this.defaultMaxSteps = opts.defaultMaxSteps;
     this.builtinsModule = opts.builtinsModule;
+    this.niceness = opts.niceness ?? 0;
+    if (!Number.isInteger(this.niceness) || this.niceness < 0 || this.niceness > 19) throw new RangeError('niceness must be a whole number from 0 to 19');
     const resourceLimits: Record<string, number> = { maxOldGenerationSizeMb: opts.maxOldGenerationSizeMb ?? 256 };
     if (opts.maxYoungGenerationSizeMb !== undefined) resourceLimits.maxYoungGenerationSizeMb = opts.maxYoungGenerationSizeMb;
     // Piscina spreads options over its defaults, so an explicit undefined would erase a default: omit them.
@@ -91,6 +100,7 @@ export class RegoSandbox {
       cacheSize: this.cacheSize,
       builtinsModule: this.builtinsModule,
       dataCacheSize: this.dataCacheSize,
+      niceness: this.niceness,
     };
     const abort = new AbortController();
     let timedOut = false;

@@ -13,6 +13,7 @@ function task(files: Record<string, string>, extra: Partial<WorkerTask> = {}): W
     deadlineAt: Date.now() + 10_000,
     cacheSize: 4,
     dataCacheSize: 2,
+    niceness: 0,
     ...extra,
   };
 }

@@ -3,6 +3,7 @@
  * policy problems; errors come back as data so their code and location survive the thread boundary. Runs inside
  * a piscina worker thread with a heap cap; the host terminates it when the deadline passes.
  */
+import * as os from 'os';
 import { compile, compileBundle } from '../index';
 import type { BuiltinDecl } from '../index';
 import { LruCache } from './bundle-cache';
@@ -15,6 +16,18 @@ type Compiled = { bundle: ReturnType<typeof compile> } | { error: SandboxErrorIn
 let cache: LruCache<Compiled> | undefined;
 let dataCache: LruCache<{ data: unknown }> | undefined;
 let customBuiltins: { module: string; decls: BuiltinDecl[] } | undefined;
+let niced = false;
+
+/** Lowers this thread's priority once (Linux: niceness is per thread; elsewhere it may be the process's). */
+function applyNiceness(niceness: number): void {
+  if (niced || niceness === 0) return;
+  niced = true;
+  try {
+    os.setPriority(niceness);
+  } catch {
+    // not permitted or not supported here: evaluate at the usual priority
+  }
+}
 
 /** The embedder's custom builtins, loaded once per worker (the pool always passes the same module). */
 function builtinsFrom(module: string | undefined): BuiltinDecl[] | undefined {
@@ -32,6 +45,7 @@ function ms(): number {
 }
 
 export default function evaluateTask(task: WorkerTask): SandboxResult | WorkerMissing {
+  applyNiceness(task.niceness ?? 0);
   if (!cache) cache = new LruCache<Compiled>(task.cacheSize);
   if (!dataCache) dataCache = new LruCache<{ data: unknown }>(task.dataCacheSize);
   try {

@@ -1,10 +1,12 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import { loadBundle } from '../domain/policy-bundle';
 import { RegoEngine } from './rego-engine';
 
 describe('RegoEngine', () => {
   const bundle = loadBundle({ 'p.rego': 'package policy\n\nimport rego.v1\n\nallow if input.trail.name == "t0"\n' });
   const request = () => ({ bundle, input: {}, inputJson: '{"trail":{"name":"t0"}}', data: {}, nowNs: 0n, deadlineMs: 10_000 });
-  const engine = new RegoEngine({ threads: 2, maxHeapMb: 128, deadlineMs: 10_000 });
+  const engine = new RegoEngine({ threads: 2, maxHeapMb: 128, deadlineMs: 10_000, niceness: 7 });
   afterAll(() => engine.close());
 
   it('starts no thread before the first evaluation, then keeps all of them, and says where its time went', async () => {
@@ -18,5 +20,12 @@ describe('RegoEngine', () => {
     expect(engine.threads).toBe(2);
     await Promise.all([engine.run(request()), engine.run(request()), engine.run(request())]);
     expect(engine.threads).toBe(2);
+  });
+
+  it('runs its threads at the configured niceness, and leaves the rest of the process as it was', () => {
+    // Linux: each thread of this process, with its niceness (field 19 of its stat line)
+    const niceness = fs.readdirSync('/proc/self/task').map((tid) => Number(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]));
+    expect(niceness.filter((n) => n === 7)).toHaveLength(2);
+    expect(os.getPriority()).toBe(0);
   });
 });

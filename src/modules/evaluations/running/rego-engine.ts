@@ -12,7 +12,7 @@ export class RegoEngine extends PolicyEngine {
   readonly version = serviceVersion();
   private pool: RegoSandbox | null = null;
 
-  constructor(private readonly options: { threads: number; maxHeapMb: number; deadlineMs: number }) {
+  constructor(private readonly options: { threads: number; maxHeapMb: number; deadlineMs: number; niceness: number }) {
     super();
   }
 
@@ -28,6 +28,7 @@ export class RegoEngine extends PolicyEngine {
       maxThreads: this.options.threads,
       maxOldGenerationSizeMb: this.options.maxHeapMb,
       defaultDeadlineMs: this.options.deadlineMs,
+      niceness: this.options.niceness,
     });
     return this.pool;
   }
