@@ -75,6 +75,13 @@ const BENCHES: Record<string, Bench> = {
     options: '[--trails N] [--attestations N] [--requests N] [--seconds N]',
     quick: '--trails 5 --attestations 4 --requests 8 --seconds 1',
   },
+  load: {
+    script: 'bench/load/run.ts',
+    needsBuild: true,
+    what: 'mixed traffic (ingest, list, moments, environment reports, evaluations) at a fixed rate, then the highest rate with p99 < 500 ms',
+    options: '[--rate N] [--seconds N] [--step-seconds N] [--max-rate N]',
+    quick: '--rate 20 --seconds 2 --step-seconds 2 --max-rate 40',
+  },
 };
 
 const ROOT = path.resolve(__dirname, '..');
