@@ -21,5 +21,13 @@ module.exports = {
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
+    {
+      // The fault suite: service and database processes of its own, killed under load (`npm run test:faults`).
+      displayName: 'faults',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/test/faults'],
+      testMatch: ['**/*.faults-spec.ts'],
+      transform,
+    },
   ],
 };

@@ -15,10 +15,11 @@ export interface DbProcess {
  * started it (the whole run's database) or can be stopped under a running app. Built code is used, so `npm test`
  * builds first.
  */
-export function startDbProcess(dataDir: string, port?: number): Promise<DbProcess> {
+export function startDbProcess(dataDir: string, port?: number, options: { durable?: boolean } = {}): Promise<DbProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [SERVER, dataDir, ...(port ? [String(port)] : [])], {
-      env: { ...process.env, EMBEDDED_PG_FAST: '1' },
+      // fsync and synchronous_commit off, unless the test kills PostgreSQL and counts on what it acknowledged
+      env: { ...process.env, EMBEDDED_PG_FAST: options.durable ? '0' : '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

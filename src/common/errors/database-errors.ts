@@ -33,10 +33,19 @@ const CONNECTION_MESSAGES = [
   /connect ECONNREFUSED/i,
 ];
 
+/**
+ * TypeORM releases a transaction's query runner when its connection fails (the server went away between two
+ * statements), and the transaction's next statement then fails with one of these errors instead of the
+ * connection's own. The service releases a runner only when its transaction is over, so here they mean a lost
+ * connection.
+ */
+const RELEASED_RUNNER = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError']);
+
 export function isDatabaseUnavailable(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; current && depth < 4; depth++) {
-    const e = current as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
+    const e = current as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; name?: unknown };
+    if (typeof e.name === 'string' && RELEASED_RUNNER.has(e.name)) return true;
     if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
     if (typeof e.message === 'string' && CONNECTION_MESSAGES.some((re) => re.test(e.message as string))) return true;
     current = e.driverError ?? e.cause;
