@@ -20,7 +20,7 @@ export class EvidenceCorruptedError extends AppError {
   readonly status = 500;
   readonly code = 'evidence_corrupted';
   constructor(readonly sha256: string) {
-    super(`The stored evidence file ${sha256} does not match its sha256 and is not served; the operator has been told`);
+    super(`The stored evidence file ${sha256} does not match its sha256 and is not served`);
   }
 }
 

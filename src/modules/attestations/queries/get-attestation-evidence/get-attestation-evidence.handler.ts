@@ -1,7 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '../../../../common/errors/app-error';
-import { JsonLogger } from '../../../../common/logging/json-logger';
-import { EvidenceCorruptedError } from '../../evidence-errors';
 import { AttestationReader } from '../../persistence/attestation.reader';
 import { EvidenceStore } from '../../persistence/evidence.store';
 import { EvidenceDownload, GetAttestationEvidenceQuery } from './get-attestation-evidence.query';
@@ -11,7 +9,6 @@ export class GetAttestationEvidenceHandler implements IQueryHandler<GetAttestati
   constructor(
     private readonly reader: AttestationReader,
     private readonly store: EvidenceStore,
-    private readonly logger: JsonLogger,
   ) {}
 
   async execute(q: GetAttestationEvidenceQuery): Promise<EvidenceDownload> {
@@ -21,13 +18,8 @@ export class GetAttestationEvidenceHandler implements IQueryHandler<GetAttestati
       throw new NotFoundError(`Attestation '${q.props.attestationId}' not found in trail '${q.props.trailName}' of flow '${q.props.flowName}'`);
     }
     if (!attestation.sha256) throw new NotFoundError('This attestation has no evidence file attached.');
-    // Checked whole before the response begins: a corrupted blob is refused, never served.
-    const content = await this.store.fetch(attestation.sha256).catch((error) => {
-      if (error instanceof EvidenceCorruptedError) {
-        this.logger.error('stored evidence does not match its sha256', { sha256: error.sha256, org_id: q.props.orgId, attestation_id: q.props.attestationId });
-      }
-      throw error;
-    });
+    // Checked whole before the response begins: a corrupted blob is refused (EvidenceCorruptedError), never served.
+    const content = await this.store.fetch(attestation.sha256);
     if (!content) throw new Error(`evidence blob ${attestation.sha256.toString('hex')} is missing from the store`);
     return {
       filename: attestation.filename ?? 'evidence',
