@@ -82,7 +82,10 @@ describe('evidence in an S3-compatible bucket', () => {
 
   it('stores an attachment as an object named by its sha256 and serves the same bytes back', async () => {
     const flow = uniqueName('flow');
-    // Above the spill threshold and the one-statement group's 1 MB: the general path, from a temp file.
+    // The trail exists, so the small file takes the one-statement group write (object put ahead of the
+    // statement); the large one (above the spill threshold and the group's 1 MB) its own transaction, from a
+    // temp file.
+    expect((await attest(t, flow, 't1', 'begin')).status).toBe(201);
     for (const content of [Buffer.from('unit test report: 42 passed\n'), randomBytes(1536 * 1024)]) {
       const name = `report-${content.length}`;
       expect((await attest(t, flow, 't1', name, content)).status).toBe(201);
