@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
+import { ThrottlerModule } from '@nestjs/throttler';
 import { DataSource } from 'typeorm';
 import { AdminTokenHolder } from './common/auth/admin-token.holder';
 import { AuthenticationGuard } from './common/auth/authentication.guard';
@@ -9,6 +10,7 @@ import { OrganizationGuard } from './common/auth/organization.guard';
 import { Clock, SystemClock } from './common/clock/clock';
 import { APP_CONFIG, AppConfig } from './common/config/app-config';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { AnonymousRateLimit, RateLimitGuard, rateLimitOptions } from './common/http/rate-limit';
 import { JsonLogger } from './common/logging/json-logger';
 import { StrictValidationPipe } from './common/validation/strict-validation.pipe';
 import { DatabaseModule } from './database/database.module';
@@ -44,7 +46,7 @@ class CoreModule {
 /**
  * The modular monolith. Global pipe, filter and guards are providers (not `app.use*` calls) so that every
  * way of building the app (main.ts, tests) gets them. Guards run in the order listed: authentication ->
- * organization and role -> beta feature.
+ * rate limit (per API key) -> organization and role -> beta feature.
  */
 @Module({})
 export class AppModule {
@@ -56,12 +58,15 @@ export class AppModule {
         DatabaseModule.forDataSource(options.dataSource),
         JobsModule,
         CqrsModule.forRoot(),
+        ThrottlerModule.forRootAsync({ inject: [APP_CONFIG, Clock], useFactory: rateLimitOptions }),
         ...FEATURE_MODULES,
       ],
       providers: [
         { provide: APP_PIPE, useClass: StrictValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        AnonymousRateLimit,
         { provide: APP_GUARD, useClass: AuthenticationGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: OrganizationGuard },
         { provide: APP_GUARD, useClass: BetaFeatureGuard },
       ],

@@ -94,6 +94,8 @@ export async function startStack(
       ADMIN_TOKEN: adminToken,
       LOG_LEVEL: 'warn',
       PUBLIC_BASE_URL: baseUrl,
+      // Benchmarks measure what the service can take, so its per-key rate limit is off (a run may set it).
+      RATE_LIMIT_REQUESTS: '0',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,8 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { timingSafeEqual } from 'node:crypto';
 import { UnauthorizedError } from '../errors/app-error';
+import { AnonymousRateLimit } from '../http/rate-limit';
 import { AdminTokenHolder } from './admin-token.holder';
 import { CredentialVerifier } from './auth-ports';
 import { parseAuthorization } from './credentials';
@@ -14,9 +15,20 @@ export class AuthenticationGuard implements CanActivate {
     private readonly reflector: Reflector,
     @Inject(CredentialVerifier) private readonly verifier: CredentialVerifier,
     @Inject(AdminTokenHolder) private readonly adminToken: AdminTokenHolder,
+    @Optional() private readonly anonymousLimit?: AnonymousRateLimit,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
+    try {
+      return await this.authenticate(context);
+    } catch (error) {
+      // Past the per-address limit of requests without a valid credential, 429 replaces the 401.
+      if (error instanceof UnauthorizedError) await this.anonymousLimit?.hit(context.switchToHttp().getRequest());
+      throw error;
+    }
+  }
+
+  private async authenticate(context: ExecutionContext): Promise<boolean> {
     const policy = routePolicy(this.reflector, context);
     if (policy.isPublic) return true;
     const req = context.switchToHttp().getRequest();

@@ -86,4 +86,41 @@ describe('loadConfig', () => {
       new ConfigError('EMBEDDED_PG_FAST must be true or false, got "fast"'),
     );
   });
+
+  it('keeps attachments in PostgreSQL unless EVIDENCE_S3_BUCKET is set, and refuses half an S3 configuration', () => {
+    expect(loadConfig({}).evidence).toEqual({ store: 'postgres' });
+    const s3 = {
+      EVIDENCE_S3_ENDPOINT: 'http://minio.storage:9000/',
+      EVIDENCE_S3_BUCKET: 'veritrail-evidence',
+      EVIDENCE_S3_REGION: 'eu-west-1',
+      EVIDENCE_S3_ACCESS_KEY_ID: 'id',
+      EVIDENCE_S3_SECRET_ACCESS_KEY: 'secret',
+    };
+    expect(loadConfig(s3).evidence).toEqual({
+      store: 's3',
+      s3: { endpoint: 'http://minio.storage:9000', bucket: 'veritrail-evidence', region: 'eu-west-1', accessKeyId: 'id', secretAccessKey: 'secret', forcePathStyle: true, prefix: '' },
+    });
+    // AWS itself: no endpoint, virtual-host addressing, the default credential chain.
+    expect(loadConfig({ EVIDENCE_S3_BUCKET: 'evidence' }).evidence).toEqual({
+      store: 's3',
+      s3: { endpoint: undefined, bucket: 'evidence', region: 'us-east-1', accessKeyId: undefined, secretAccessKey: undefined, forcePathStyle: false, prefix: '' },
+    });
+    expect(() => loadConfig({ ...s3, EVIDENCE_S3_BUCKET: '' })).toThrow(/EVIDENCE_S3_ENDPOINT, EVIDENCE_S3_REGION, EVIDENCE_S3_ACCESS_KEY_ID, EVIDENCE_S3_SECRET_ACCESS_KEY are set but EVIDENCE_S3_BUCKET is not/);
+    expect(() => loadConfig({ ...s3, EVIDENCE_S3_SECRET_ACCESS_KEY: '' })).toThrow(/must be set together/);
+    expect(() => loadConfig({ ...s3, EVIDENCE_S3_BUCKET: 'Evidence_Bucket' })).toThrow(/EVIDENCE_S3_BUCKET must be an S3 bucket name/);
+    expect(() => loadConfig({ ...s3, EVIDENCE_S3_ENDPOINT: 'minio:9000' })).toThrow(/EVIDENCE_S3_ENDPOINT must (be a URL|use http: or https:)/);
+    expect(() => loadConfig({ ...s3, EVIDENCE_S3_FORCE_PATH_STYLE: 'maybe' })).toThrow('EVIDENCE_S3_FORCE_PATH_STYLE must be true or false, got "maybe"');
+    expect(loadConfig({ ...s3, EVIDENCE_S3_PREFIX: 'prod/eu/' }).evidence).toMatchObject({ s3: { prefix: 'prod/eu/' } });
+  });
+
+  it('reads the rate limits, with defaults, 0 turning a limit off', () => {
+    expect(loadConfig({}).rateLimit).toEqual({ requests: 6000, anonymousRequests: 600, windowSeconds: 60 });
+    expect(loadConfig({ RATE_LIMIT_REQUESTS: '0', RATE_LIMIT_ANONYMOUS_REQUESTS: '10', RATE_LIMIT_WINDOW_SECONDS: '1' }).rateLimit).toEqual({
+      requests: 0,
+      anonymousRequests: 10,
+      windowSeconds: 1,
+    });
+    expect(() => loadConfig({ RATE_LIMIT_REQUESTS: '100/min' })).toThrow('RATE_LIMIT_REQUESTS must be a whole number of requests from 0 (no limit) to 10000000, got "100/min"');
+    expect(() => loadConfig({ RATE_LIMIT_WINDOW_SECONDS: '0' })).toThrow(/RATE_LIMIT_WINDOW_SECONDS must be a whole number of seconds from 1 to 3600/);
+  });
 });

@@ -20,6 +20,35 @@ export interface AppConfig {
   evaluations: EvaluationSettings;
   database: DatabaseSettings;
   actions: ActionsSettings;
+  /** Where attachments are kept: PostgreSQL (the default) or an S3-compatible bucket (`EVIDENCE_S3_*`). */
+  evidence: EvidenceSettings;
+  rateLimit: RateLimitSettings;
+}
+
+export type EvidenceSettings = { store: 'postgres' } | { store: 's3'; s3: S3EvidenceSettings };
+
+export interface S3EvidenceSettings {
+  /** `EVIDENCE_S3_ENDPOINT`: an S3-compatible server (MinIO, Ceph, ...); unset means AWS S3 of the region. */
+  endpoint?: string;
+  bucket: string;
+  region: string;
+  /** Both or neither; neither means the SDK's default credential chain (instance role, web identity, ...). */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** `bucket` in the path rather than the host name (`EVIDENCE_S3_FORCE_PATH_STYLE`). */
+  forcePathStyle: boolean;
+  /** Prepended to every object key (`EVIDENCE_S3_PREFIX`), so one bucket can serve several deployments. */
+  prefix: string;
+}
+
+/** Requests per window, counted per API key (anonymous requests: per client IP), in each process. */
+export interface RateLimitSettings {
+  /** `RATE_LIMIT_REQUESTS`: per key and window; 0 turns rate limiting off. */
+  requests: number;
+  /** `RATE_LIMIT_ANONYMOUS_REQUESTS`: per client IP and window, for requests made without an API key. */
+  anonymousRequests: number;
+  /** `RATE_LIMIT_WINDOW_SECONDS`. */
+  windowSeconds: number;
 }
 
 /** How notifications of actions are sent (`ACTIONS_*`, `SMTP_*`). */
@@ -189,6 +218,72 @@ function loadActionsSettings(env: NodeJS.ProcessEnv): ActionsSettings {
   };
 }
 
+const EVIDENCE_S3_VARIABLES = [
+  'EVIDENCE_S3_ENDPOINT',
+  'EVIDENCE_S3_BUCKET',
+  'EVIDENCE_S3_REGION',
+  'EVIDENCE_S3_ACCESS_KEY_ID',
+  'EVIDENCE_S3_SECRET_ACCESS_KEY',
+  'EVIDENCE_S3_FORCE_PATH_STYLE',
+  'EVIDENCE_S3_PREFIX',
+] as const;
+
+/**
+ * `EVIDENCE_S3_BUCKET` turns the S3 store on; any other `EVIDENCE_S3_*` without it is a mistake (a secret
+ * that did not mount), not a reason to fall back silently to PostgreSQL.
+ */
+function loadEvidenceSettings(env: NodeJS.ProcessEnv): EvidenceSettings {
+  const bucket = env.EVIDENCE_S3_BUCKET ?? '';
+  if (!bucket) {
+    const stray = EVIDENCE_S3_VARIABLES.filter((name) => env[name]);
+    if (stray.length) throw new ConfigError(`${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set but EVIDENCE_S3_BUCKET is not: set the bucket to store attachments in S3, or unset them`);
+    return { store: 'postgres' };
+  }
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    throw new ConfigError(`EVIDENCE_S3_BUCKET must be an S3 bucket name (3 to 63 characters: a-z, 0-9, '.', '-'), got "${bucket}"`);
+  }
+  const region = env.EVIDENCE_S3_REGION || 'us-east-1';
+  if (!/^[a-z0-9-]{1,64}$/.test(region)) throw new ConfigError(`EVIDENCE_S3_REGION must be a region name such as eu-west-1, got "${region}"`);
+  const accessKeyId = env.EVIDENCE_S3_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.EVIDENCE_S3_SECRET_ACCESS_KEY || undefined;
+  if (!accessKeyId !== !secretAccessKey) {
+    throw new ConfigError('EVIDENCE_S3_ACCESS_KEY_ID and EVIDENCE_S3_SECRET_ACCESS_KEY must be set together (or both left unset to use the default AWS credential chain)');
+  }
+  const endpoint = env.EVIDENCE_S3_ENDPOINT ? parseUrl('EVIDENCE_S3_ENDPOINT', env.EVIDENCE_S3_ENDPOINT, ['http:', 'https:']) : undefined;
+  const prefix = env.EVIDENCE_S3_PREFIX ?? '';
+  if (prefix && !/^[A-Za-z0-9!_.*'()\/-]{1,256}$/.test(prefix)) {
+    throw new ConfigError(`EVIDENCE_S3_PREFIX must be up to 256 characters of A-Z a-z 0-9 / ! - _ . * ' ( ), got "${prefix}"`);
+  }
+  return {
+    store: 's3',
+    s3: {
+      endpoint,
+      bucket,
+      region,
+      accessKeyId,
+      secretAccessKey,
+      // S3-compatible servers are usually addressed by path; AWS itself by virtual host.
+      forcePathStyle: parseBoolean('EVIDENCE_S3_FORCE_PATH_STYLE', env.EVIDENCE_S3_FORCE_PATH_STYLE, endpoint !== undefined),
+      prefix,
+    },
+  };
+}
+
+function loadRateLimitSettings(env: NodeJS.ProcessEnv): RateLimitSettings {
+  return {
+    requests: parseInteger('RATE_LIMIT_REQUESTS', env.RATE_LIMIT_REQUESTS, 6_000, 0, 10_000_000, 'a whole number of requests from 0 (no limit) to 10000000'),
+    anonymousRequests: parseInteger(
+      'RATE_LIMIT_ANONYMOUS_REQUESTS',
+      env.RATE_LIMIT_ANONYMOUS_REQUESTS,
+      600,
+      0,
+      10_000_000,
+      'a whole number of requests from 0 (no limit) to 10000000',
+    ),
+    windowSeconds: parseInteger('RATE_LIMIT_WINDOW_SECONDS', env.RATE_LIMIT_WINDOW_SECONDS, 60, 1, 3_600, 'a whole number of seconds from 1 to 3600'),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = parsePort('PORT', env.PORT, 8080);
   const region = (env.REGION || 'eu') as Region;
@@ -227,5 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     database: loadDatabaseSettings(env),
     evaluations: loadEvaluationSettings(env),
     actions: loadActionsSettings(env),
+    evidence: loadEvidenceSettings(env),
+    rateLimit: loadRateLimitSettings(env),
   };
 }

@@ -89,3 +89,11 @@ export class ServiceUnavailableError extends AppError {
     super(message, null, { 'Retry-After': String(retryAfterSeconds) });
   }
 }
+
+export class TooManyRequestsError extends AppError {
+  readonly status = 429;
+  readonly code = 'rate_limited';
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message, null, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  }
+}

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { JsonLogger } from '../logging/json-logger';
+import { AppError } from './app-error';
 import { toErrorResponse } from './error-response';
 
 /** Shared by the Nest filter and the express error middleware (body parsing happens before Nest routes). */
@@ -16,7 +17,12 @@ export function sendError(error: unknown, req: Request, res: Response, logger: J
       stack: e?.stack,
     });
   } else if (rendered.status === 503) {
-    logger.warn('database unavailable', { request_id: (req as any).requestId, error: (error as Error)?.message });
+    // Which dependency is down, by the error's stable code (`database_unavailable`, `evidence_store_unavailable`).
+    const what = error instanceof AppError ? error.code.replace(/_/g, ' ') : 'database unavailable';
+    logger.warn(what, { request_id: (req as any).requestId, error: (error as Error)?.message });
+  } else if (rendered.status >= 500) {
+    // A server-side fault the code knows by name (a stored file that fails its checksum): error level, no stack.
+    logger.error(error instanceof AppError ? error.code.replace(/_/g, ' ') : 'server error', { request_id: (req as any).requestId, error: (error as Error)?.message });
   }
   if (res.headersSent) {
     res.end();

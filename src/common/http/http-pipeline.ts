@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { UnsupportedMediaTypeError } from '../errors/app-error';
 import { sendError } from '../errors/send-error';
 import { JsonLogger } from '../logging/json-logger';
+import { securityHeaders } from './security-headers';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -14,13 +15,14 @@ function hasBody(req: Request): boolean {
 }
 
 /**
- * Express-level pieces that run before Nest's router: request id and access log, JSON body parsing that
+ * Express-level pieces that run before Nest's router: security headers, request id and access log, JSON body parsing that
  * also takes `null` and empty bodies (the open-source CLI sends both), the 415 rule, and an error handler so
  * body-parser failures get the same `{message, errors}` body as everything else.
  */
 export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitBytes: number): void {
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.use(securityHeaders());
 
   const accessLog = logger.isLevelEnabled('info');
   app.use((req: Request, res: Response, next: NextFunction) => {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
 import { ArtifactsModule } from '../artifacts/artifacts.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { OutboxModule } from '../outbox/outbox.module';
@@ -8,6 +9,7 @@ import { AttestMultipartHandler } from './commands/attest-multipart/attest-multi
 import { AttestationReader } from './persistence/attestation.reader';
 import { AttestationRepository } from './persistence/attestation.repository';
 import { EvidenceStore, PostgresEvidenceStore } from './persistence/evidence.store';
+import { S3EvidenceStore } from './persistence/s3-evidence.store';
 import { FindOrgAttestationHandler } from './queries/find-org-attestation/find-org-attestation.handler';
 import { GetAttestationEvidenceHandler } from './queries/get-attestation-evidence/get-attestation-evidence.handler';
 import { ListFlowAttestationsHandler } from './queries/list-flow-attestations/list-flow-attestations.handler';
@@ -35,7 +37,13 @@ import { AttestationUploadPipe } from './upload/attestation-upload.pipe';
     AttestationRepository,
     AttestationReader,
     PostgresEvidenceStore,
-    { provide: EvidenceStore, useExisting: PostgresEvidenceStore },
+    {
+      // Chosen by configuration (EVIDENCE_S3_BUCKET): a bucket, falling back to PostgreSQL for older blobs.
+      provide: EvidenceStore,
+      inject: [APP_CONFIG, PostgresEvidenceStore],
+      useFactory: (config: AppConfig, postgres: PostgresEvidenceStore): EvidenceStore =>
+        config.evidence.store === 's3' ? new S3EvidenceStore(config.evidence.s3, postgres) : postgres,
+    },
     AttestationUploadPipe,
     AttestMultipartHandler,
     ListFlowAttestationsHandler,

@@ -1,5 +1,4 @@
 import { StreamableFile } from '@nestjs/common';
-import { Readable } from 'node:stream';
 import { EvidenceDownload } from '../queries/get-attestation-evidence/get-attestation-evidence.query';
 
 /** `attachment; filename="..."` with an ASCII fallback and the exact name in RFC 5987 form. */
@@ -10,7 +9,7 @@ export function contentDisposition(filename: string): string {
 }
 
 export function toStreamableFile(download: EvidenceDownload): StreamableFile {
-  return new StreamableFile(Readable.from(download.chunks), {
+  return new StreamableFile(download.content, {
     type: download.contentType,
     disposition: contentDisposition(download.filename),
     length: download.size,

@@ -5,7 +5,7 @@ import { MomentSql } from '../../ledger/ledger.module';
 import { OutboxSql } from '../../outbox/outbox.module';
 import { StagedEvidence } from '../upload/staged-evidence';
 import { AttestationRow } from './attestation.reader';
-import { BLOB_TUPLE, evidenceBlobInsertSql } from './evidence.store';
+import { BLOB_TUPLE, BlobRow, evidenceBlobInsertSql } from './evidence.store';
 
 /**
  * One attestation row as the write path builds it (one per slot filled). `flow_id`, `trail_id` and
@@ -175,7 +175,7 @@ export class AttestationRepository {
    */
   async insertGroupAtOnce(
     rows: GroupRow[],
-    blobs: StagedEvidence[],
+    blobs: BlobRow[],
     events: GroupEvents,
   ): Promise<Array<{ id: string; flow_id: string; trail_id: string; moment_number: number }>> {
     // One entry per distinct trail (org, flow, trail name) with the number of attestations it takes.
@@ -197,7 +197,7 @@ export class AttestationRepository {
     ];
     const blobTuples: string[] = [];
     for (const blob of blobs) {
-      values.push(blob.sha256, blob.size, await blob.read());
+      values.push(blob.sha256, blob.size, blob.content);
       blobTuples.push(BLOB_TUPLE(values.length - 2));
     }
     const blobCte = blobTuples.length ? `, b AS (${evidenceBlobInsertSql(blobTuples, 'ok', 'ok.ok')} RETURNING sha256)` : '';

@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+import { EvidenceCorruptedError } from '../evidence-errors';
 import { StagedEvidence } from '../upload/staged-evidence';
+
+/** One `evidence_blobs` row: `content` is null for a blob kept outside PostgreSQL (in a bucket). */
+export interface BlobRow {
+  sha256: Buffer;
+  size: number;
+  content: Buffer | null;
+}
 
 export interface StoredEvidence {
   size: number;
@@ -10,16 +19,56 @@ export interface StoredEvidence {
 
 /**
  * Content-addressed attachment store, keyed by sha256: the same bytes are stored once however often they are
- * attached. Writes join the caller's transaction, so an attestation and its blob commit together.
- * PostgreSQL now; an S3-compatible bucket can implement the same contract.
+ * attached. One implementation is bound in the attestations module, chosen by configuration: PostgreSQL
+ * (`PostgresEvidenceStore`, the default) or an S3-compatible bucket (`S3EvidenceStore`). A third store is one
+ * more subclass (docs/architecture.md, "The evidence store").
+ *
+ * Contract: the content handed to a store is read with `StagedEvidence.read()`, which checks it against the
+ * sha256 the attestation will record (a mismatch stores nothing); every blob has its `evidence_blobs` row
+ * (attestations reference it), written in the caller's transaction or statement, and bytes kept elsewhere are
+ * stored before that row; `fetch` checks the blob against its sha256 before returning any of it.
  */
 export abstract class EvidenceStore {
+  /** At most two large blobs are held in memory at once per process when fetched whole. */
+  private readonly largeFetches = new Gate(2);
+
+  /** Stores one blob, joining the caller's transaction where the store is transactional. */
   abstract put(manager: EntityManager, evidence: StagedEvidence): Promise<void>;
   /** Several small blobs at once (a group of attestations); the default stores them one by one. */
   async putMany(manager: EntityManager, evidence: StagedEvidence[]): Promise<void> {
     for (const e of evidence) await this.put(manager, e);
   }
+  /**
+   * Before one statement that writes attestation rows naming these blobs (the one-statement group): stores
+   * what this store keeps outside PostgreSQL, and returns the `evidence_blobs` rows the statement inserts
+   * itself with `evidenceBlobInsertSql` (with their content for PostgreSQL, without for a bucket).
+   */
+  abstract putAhead(evidence: StagedEvidence[]): Promise<BlobRow[]>;
+  /** The stored blob, read lazily; null when the store has no such blob. */
   abstract open(sha256: Buffer): Promise<StoredEvidence | null>;
+
+  /**
+   * The whole blob, checked against its sha256 (and size) before any of it is returned, so a corrupted blob is
+   * an error (EvidenceCorruptedError) before a response has begun. Attachments are at most 10 MB; larger than
+   * 1 MB, at most two are held at once per process (others wait their turn). null when there is no such blob.
+   */
+  async fetch(sha256: Buffer): Promise<Buffer | null> {
+    const stored = await this.open(sha256);
+    if (!stored) return null;
+    const read = async () => {
+      const hash = createHash('sha256');
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of stored.chunks()) {
+        hash.update(chunk);
+        chunks.push(chunk);
+        size += chunk.length;
+      }
+      if (size !== stored.size || !hash.digest().equals(sha256)) throw new EvidenceCorruptedError(sha256.toString('hex'));
+      return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+    };
+    return stored.size > LARGE_BLOB_BYTES ? this.largeFetches.run(read) : read();
+  }
 }
 
 /**
@@ -36,12 +85,12 @@ export function evidenceBlobInsertSql(tuples: string[], alsoFrom?: string, where
 /** The VALUES tuple of one blob whose three parameters start at `$first`. */
 export const BLOB_TUPLE = (first: number) => `($${first}::bytea, $${first + 1}::bigint, $${first + 2}::bytea)`;
 
-/** Blobs larger than this are read from their temp file one at a time per process, to bound memory. */
-const LARGE_BLOB_BYTES = 1024 * 1024;
+/** Blobs larger than this are read whole a few at a time per process, to bound memory. */
+export const LARGE_BLOB_BYTES = 1024 * 1024;
 const READ_SLICE_BYTES = 1024 * 1024;
 
 /** A tiny FIFO semaphore. */
-class Gate {
+export class Gate {
   private waiting: Array<() => void> = [];
   private active = 0;
   constructor(private readonly limit: number) {}
@@ -77,6 +126,21 @@ export class PostgresEvidenceStore extends EvidenceStore {
     else await insert();
   }
 
+  /** The statement stores them all itself, content included. */
+  async putAhead(evidence: StagedEvidence[]): Promise<BlobRow[]> {
+    return Promise.all(evidence.map(async (e) => ({ sha256: e.sha256, size: e.size, content: await e.read() })));
+  }
+
+  /** The rows of blobs whose bytes another store has just put elsewhere (content NULL), in the caller's transaction. */
+  async recordElsewhere(manager: EntityManager, evidence: StagedEvidence[]): Promise<void> {
+    const values: unknown[] = [];
+    const tuples = evidence.map((e) => {
+      values.push(e.sha256, e.size, null);
+      return BLOB_TUPLE(values.length - 2);
+    });
+    if (tuples.length) await manager.query(evidenceBlobInsertSql(tuples), values);
+  }
+
   override async putMany(manager: EntityManager, evidence: StagedEvidence[]): Promise<void> {
     const small = evidence.filter((e) => e.size <= LARGE_BLOB_BYTES);
     for (const e of evidence) if (e.size > LARGE_BLOB_BYTES) await this.put(manager, e);
@@ -92,8 +156,9 @@ export class PostgresEvidenceStore extends EvidenceStore {
     await manager.query(evidenceBlobInsertSql(tuples), values);
   }
 
+  /** null also for a blob whose bytes are kept outside PostgreSQL (content NULL). */
   async open(sha256: Buffer): Promise<StoredEvidence | null> {
-    const rows: Array<{ size: string }> = await this.dataSource.query(`SELECT size FROM evidence_blobs WHERE sha256 = $1`, [sha256]);
+    const rows: Array<{ size: string }> = await this.dataSource.query(`SELECT size FROM evidence_blobs WHERE sha256 = $1 AND content IS NOT NULL`, [sha256]);
     if (!rows.length) return null;
     const size = Number(rows[0].size);
     const dataSource = this.dataSource;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isDatabaseUnavailable } from '../../../common/errors/database-errors';
 import { JsonLogger } from '../../../common/logging/json-logger';
 import { UnitOfWork } from '../../../database/unit-of-work';
+import { EvidenceStoreUnavailableError } from '../evidence-errors';
 import { AttestationRecorder, GroupCommittedError, PreparedAttestation, RecordAttestationInput, RecordedAttestation } from './attestation-recorder';
 
 /** Most attestations one transaction takes. */
@@ -78,7 +79,8 @@ export class AttestationBatcher {
       atOnce = await this.recorder.recordGroupAtOnce(group.map((pending) => pending.input));
     } catch (error) {
       // Committed, or maybe committed (the connection broke): answer with the error, do not write again.
-      if (error instanceof GroupCommittedError || isDatabaseUnavailable(error)) {
+      // The same when the evidence store is unreachable (nothing was written): every path needs it.
+      if (error instanceof GroupCommittedError || isDatabaseUnavailable(error) || error instanceof EvidenceStoreUnavailableError) {
         committed();
         for (const pending of group) pending.reject(error);
         return;

@@ -171,7 +171,9 @@ export class AttestationRecorder {
     const events = inputs.some((i) => subscribed.wants(i.orgId, ATTESTATION_RECORDED))
       ? { withEvents: true as const }
       : { unchangedSince: subscribed.version };
-    const inserted = await this.attestations.insertGroupAtOnce(rows, distinctBlobs(inputs), events);
+    // Blobs kept outside PostgreSQL are stored first, under their content address; the statement stores the rest.
+    const inlineBlobs = await this.store.putAhead(distinctBlobs(inputs));
+    const inserted = await this.attestations.insertGroupAtOnce(rows, inlineBlobs, events);
     if (!inserted.length) {
       // A missing flow or trail, or subscriptions newer than this process's copy: the general path writes it.
       if ('unchangedSince' in events) await this.subscriptions.refresh();

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import { EvidenceDigestMismatchError } from '../evidence-errors';
 
 /**
  * An attachment that has been received, hashed and size-checked but not stored yet. Small files stay in
@@ -19,11 +21,16 @@ export class StagedEvidence {
     return this.sha256.toString('hex');
   }
 
-  /** The content as one buffer (read once, when it is written to the store). */
+  /**
+   * The content as one buffer (read once, when it is written to the store), checked against `sha256`, the
+   * digest the attestation records: bytes that changed since they were hashed on the way in (a temp file
+   * altered on disk) throw EvidenceDigestMismatchError, before any store has been given them.
+   */
   async read(): Promise<Buffer> {
-    if (this.memory) return this.memory;
-    if (this.tempPath) return fs.readFile(this.tempPath);
-    return Buffer.alloc(0);
+    const content = this.memory ?? (this.tempPath ? await fs.readFile(this.tempPath) : Buffer.alloc(0));
+    const actual = createHash('sha256').update(content).digest();
+    if (content.length !== this.size || !actual.equals(this.sha256)) throw new EvidenceDigestMismatchError(this.sha256Hex, actual.toString('hex'));
+    return content;
   }
 
   async dispose(): Promise<void> {

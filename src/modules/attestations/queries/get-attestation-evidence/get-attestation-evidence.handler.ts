@@ -18,14 +18,15 @@ export class GetAttestationEvidenceHandler implements IQueryHandler<GetAttestati
       throw new NotFoundError(`Attestation '${q.props.attestationId}' not found in trail '${q.props.trailName}' of flow '${q.props.flowName}'`);
     }
     if (!attestation.sha256) throw new NotFoundError('This attestation has no evidence file attached.');
-    const stored = await this.store.open(attestation.sha256);
-    if (!stored) throw new Error(`evidence blob ${attestation.sha256.toString('hex')} is missing from the store`);
+    // Checked whole before the response begins: a corrupted blob is refused (EvidenceCorruptedError), never served.
+    const content = await this.store.fetch(attestation.sha256);
+    if (!content) throw new Error(`evidence blob ${attestation.sha256.toString('hex')} is missing from the store`);
     return {
       filename: attestation.filename ?? 'evidence',
       contentType: attestation.contentType ?? 'application/octet-stream',
-      size: stored.size,
+      size: content.length,
       sha256: attestation.sha256.toString('hex'),
-      chunks: stored.chunks(),
+      content,
     };
   }
 }

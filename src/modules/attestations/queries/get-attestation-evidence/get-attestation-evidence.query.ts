@@ -5,7 +5,8 @@ export interface EvidenceDownload {
   contentType: string;
   size: number;
   sha256: string;
-  chunks: AsyncIterable<Buffer>;
+  /** The whole file, already checked against `sha256`. */
+  content: Buffer;
 }
 
 export interface GetAttestationEvidenceProps extends OrgScope {

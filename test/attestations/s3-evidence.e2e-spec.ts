@@ -1,0 +1,206 @@
+import { createHash, randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { StagedEvidence } from '../../src/modules/attestations/upload/staged-evidence';
+import { AttestationBatcher } from '../../src/modules/attestations/recording/attestation-batcher';
+import { AttestationTypeRegistry } from '../../src/modules/attestations/types/attestation-type.registry';
+import { bearer, createOrg, TestOrg } from '../support/factories';
+import { startTestApp, TestApp, uniqueName } from '../support/test-app';
+import { countRows, postGeneric } from './helpers';
+
+// s3rver ships no types; it is a dev-only test double of S3.
+const S3rver = require('s3rver');
+
+const BUCKET = 'veritrail-evidence';
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/** Binary response bodies as Buffers in supertest. */
+function binary(res: any, cb: (err: Error | null, body: Buffer) => void) {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('end', () => cb(null, Buffer.concat(chunks)));
+}
+
+/** A loopback port nothing listens on (taken, then released). */
+async function deadPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function s3Env(endpoint: string): Record<string, string> {
+  return {
+    EVIDENCE_S3_ENDPOINT: endpoint,
+    EVIDENCE_S3_BUCKET: BUCKET,
+    EVIDENCE_S3_REGION: 'eu-west-1',
+    EVIDENCE_S3_ACCESS_KEY_ID: 'S3RVER',
+    EVIDENCE_S3_SECRET_ACCESS_KEY: 'S3RVER',
+  };
+}
+
+/**
+ * Attachments in an S3-compatible bucket: a real S3 server (s3rver, keeping objects as files in a temp folder)
+ * started here, the real service in front of it, and the real HTTP routes the CLI uses.
+ */
+describe('evidence in an S3-compatible bucket', () => {
+  let s3dir: string;
+  let s3: any;
+  let t: TestApp;
+  let org: TestOrg;
+
+  /** Where s3rver keeps the bytes of an object (its on-disk layout: `<key>._S3rver_object`). */
+  const objectFile = (digest: string) => path.join(s3dir, BUCKET, 'sha256', `${digest}._S3rver_object`);
+  const evidencePath = (flow: string, trail: string, id: string) => `/api/v2/attestations/${org.name}/${flow}/trail/${trail}/attestation/${id}/evidence`;
+
+  async function attest(app: TestApp, flow: string, trail: string, name: string, content?: Buffer) {
+    return postGeneric(app, org.adminKey, org.name, flow, trail, { attestation_name: name, is_compliant: true }, content ? { content, filename: `${name}.bin` } : undefined);
+  }
+
+  async function attestationId(flow: string, name: string): Promise<string> {
+    const res = await t.http().get(`/api/v2/attestations/${org.name}/${flow}`).set(...bearer(org.adminKey)).expect(200);
+    return res.body.data.find((a: any) => a.attestation_name === name).attestation_id;
+  }
+
+  beforeAll(async () => {
+    s3dir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritrail-s3rver-'));
+    s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3dir, configureBuckets: [{ name: BUCKET }] });
+    const { port } = await s3.run();
+    t = await startTestApp(s3Env(`http://127.0.0.1:${port}`));
+  });
+  afterAll(async () => {
+    await t?.close();
+    await s3?.close();
+    fs.rmSync(s3dir, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    org = await createOrg(t);
+  });
+
+  it('stores an attachment as an object named by its sha256 and serves the same bytes back', async () => {
+    const flow = uniqueName('flow');
+    // The trail exists, so the small file takes the one-statement group write (object put ahead of the
+    // statement); the large one (above the spill threshold and the group's 1 MB) its own transaction, from a
+    // temp file.
+    expect((await attest(t, flow, 't1', 'begin')).status).toBe(201);
+    for (const content of [Buffer.from('unit test report: 42 passed\n'), randomBytes(1536 * 1024)]) {
+      const name = `report-${content.length}`;
+      expect((await attest(t, flow, 't1', name, content)).status).toBe(201);
+      const digest = sha256(content);
+      expect(fs.readFileSync(objectFile(digest)).equals(content)).toBe(true);
+      // Its row (which attestations reference) says how large it is, and that the bytes are elsewhere.
+      expect(await t.dataSource.query(`SELECT size::int, content FROM evidence_blobs WHERE sha256 = decode($1, 'hex')`, [digest])).toEqual([{ size: content.length, content: null }]);
+
+      const download = await t.http().get(evidencePath(flow, 't1', await attestationId(flow, name))).set(...bearer(org.adminKey)).buffer(true).parse(binary);
+      expect(download.status).toBe(200);
+      expect(Number(download.headers['content-length'])).toBe(content.length);
+      expect(download.body.equals(content)).toBe(true);
+    }
+  });
+
+  it('stores the same bytes attached twice once, and both attestations serve them', async () => {
+    const flow = uniqueName('flow');
+    const content = Buffer.from(`shared evidence ${randomBytes(8).toString('hex')}`);
+    await Promise.all([attest(t, flow, 't1', 'first', content), attest(t, flow, 't2', 'second', content)]).then((all) => all.forEach((r) => expect(r.status).toBe(201)));
+    expect(fs.readdirSync(path.dirname(objectFile(sha256(content)))).filter((f) => f === `${sha256(content)}._S3rver_object`)).toHaveLength(1);
+    const second = await t.http().get(evidencePath(flow, 't2', await attestationId(flow, 'second'))).set(...bearer(org.adminKey)).buffer(true).parse(binary);
+    expect(second.body.equals(content)).toBe(true);
+  });
+
+  it('stores nothing when the bytes no longer match the sha256 the attestation would record: no object, no row, no moment', async () => {
+    const flow = uniqueName('flow');
+    expect((await attest(t, flow, 't1', 'first')).status).toBe(201);
+    const [{ id: orgId }] = await t.dataSource.query(`SELECT id FROM organizations WHERE name = $1`, [org.name]);
+    const batcher = t.app.get(AttestationBatcher, { strict: false });
+    const generic = t.app.get(AttestationTypeRegistry, { strict: false }).get('generic')!;
+    const hashed = Buffer.from('the bytes that were uploaded and hashed');
+    const altered = Buffer.from('the bytes found when storing, altered!!');
+    expect(altered.length).toBe(hashed.length);
+    const evidence = new StagedEvidence(createHash('sha256').update(hashed).digest(), hashed.length, 'report.txt', 'text/plain', altered, null);
+
+    await expect(
+      batcher.record({ orgId, flowName: flow, trailName: 't1', actor: org.adminEmail, type: generic, data: { attestation_name: 'tampered', is_compliant: true }, evidence }),
+    ).rejects.toMatchObject({ code: 'evidence_digest_mismatch' });
+
+    for (const digest of [sha256(hashed), sha256(altered)]) {
+      expect(fs.existsSync(objectFile(digest))).toBe(false);
+      expect(await countRows(t, `SELECT 1 FROM evidence_blobs WHERE sha256 = decode($1, 'hex')`, [digest])).toBe(0);
+    }
+    expect(await countRows(t, `SELECT 1 FROM attestations a JOIN flows f ON f.id = a.flow_id WHERE f.org_id = $1 AND a.name = 'tampered'`, [orgId])).toBe(0);
+    const trail = await t.http().get(`/api/v2/trails/${org.name}/${flow}/t1`).set(...bearer(org.adminKey)).expect(200);
+    expect(JSON.stringify(trail.body)).not.toContain('tampered');
+    expect(await countRows(t, `SELECT 1 FROM trail_moments m JOIN trails t ON t.id = m.trail_id JOIN flows f ON f.id = t.flow_id WHERE f.org_id = $1`, [orgId])).toBe(2);
+  });
+
+  it('refuses an object corrupted in the bucket instead of serving it', async () => {
+    const flow = uniqueName('flow');
+    const content = Buffer.from(`release checklist ${randomBytes(8).toString('hex')}: signed`);
+    expect((await attest(t, flow, 't1', 'checklist', content)).status).toBe(201);
+    const corrupted = Buffer.from(content);
+    corrupted[corrupted.length - 1] ^= 0x01;
+    fs.writeFileSync(objectFile(sha256(content)), corrupted);
+
+    const res = await t.http().get(evidencePath(flow, 't1', await attestationId(flow, 'checklist'))).set(...bearer(org.adminKey)).buffer(true).parse(binary);
+    expect(res.status).toBe(500);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['content-disposition']).toBeUndefined();
+    const body = JSON.parse(res.body.toString('utf8'));
+    expect(body).toEqual({ message: expect.stringContaining('does not match its sha256'), errors: null });
+    expect(res.body.includes(corrupted)).toBe(false);
+  });
+
+  it('serves attachments stored in PostgreSQL before the switch to a bucket, and refuses one corrupted there', async () => {
+    const before = await startTestApp();
+    try {
+      const flow = uniqueName('flow');
+      const content = Buffer.from(`stored before the bucket ${randomBytes(8).toString('hex')}`);
+      expect((await attest(before, flow, 't1', 'older', content)).status).toBe(201);
+      const url = evidencePath(flow, 't1', await attestationId(flow, 'older'));
+      const served = await t.http().get(url).set(...bearer(org.adminKey)).buffer(true).parse(binary);
+      expect(served.status).toBe(200);
+      expect(served.body.equals(content)).toBe(true);
+
+      await t.dataSource.query(`UPDATE evidence_blobs SET content = $2 WHERE sha256 = decode($1, 'hex')`, [sha256(content), Buffer.alloc(content.length, 0x78)]);
+      for (const app of [t, before]) {
+        const refused = await app.http().get(url).set(...bearer(org.adminKey));
+        expect(refused.status).toBe(500);
+        expect(refused.body).toEqual({ message: expect.stringContaining('does not match its sha256'), errors: null });
+      }
+    } finally {
+      await before.close();
+    }
+  });
+
+  describe('with the bucket unreachable', () => {
+    let down: TestApp;
+    beforeAll(async () => {
+      down = await startTestApp(s3Env(`http://127.0.0.1:${await deadPort()}`));
+    });
+    afterAll(async () => {
+      await down?.close();
+    });
+
+    it('answers 503 with Retry-After and the error body, for an upload (storing nothing) and for a download', async () => {
+      const flow = uniqueName('flow');
+      const content = Buffer.from('evidence while the store is down');
+      expect((await attest(t, flow, 't1', 'stored-earlier', content)).status).toBe(201);
+
+      const upload = await attest(down, flow, 't1', 'during-outage', Buffer.from(`new evidence ${randomBytes(8).toString('hex')}`));
+      expect(upload.status).toBe(503);
+      expect(upload.headers['retry-after']).toBe('5');
+      expect(upload.body).toEqual({ message: 'Evidence store temporarily unavailable, please retry', errors: null });
+      expect(await countRows(t, `SELECT 1 FROM attestations a JOIN flows f ON f.id = a.flow_id JOIN organizations o ON o.id = f.org_id WHERE o.name = $1 AND a.name = 'during-outage'`, [org.name])).toBe(0);
+
+      const download = await down.http().get(evidencePath(flow, 't1', await attestationId(flow, 'stored-earlier'))).set(...bearer(org.adminKey));
+      expect(download.status).toBe(503);
+      expect(download.headers['retry-after']).toBe('5');
+      expect(download.body).toEqual({ message: 'Evidence store temporarily unavailable, please retry', errors: null });
+
+      // Attestations without a file do not need the store.
+      expect((await attest(down, flow, 't1', 'no-file')).status).toBe(201);
+    });
+  });
+});
