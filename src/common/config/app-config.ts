@@ -20,6 +20,17 @@ export interface AppConfig {
   evaluations: EvaluationSettings;
   database: DatabaseSettings;
   actions: ActionsSettings;
+  observability: ObservabilitySettings;
+}
+
+/** Logs, metrics and shutdown (`LOG_FORMAT`, `METRICS_TOKEN`, `SHUTDOWN_GRACE_MS`). */
+export interface ObservabilitySettings {
+  /** `auto`: readable lines when stdout is a terminal, JSON lines otherwise. */
+  logFormat: 'json' | 'pretty' | 'auto';
+  /** When set, `/metrics` answers only `Authorization: Bearer <token>`; unset, it is open like the probes. */
+  metricsToken?: string;
+  /** How long a stopping process waits for in-flight requests and jobs before it exits anyway. */
+  shutdownGraceMs: number;
 }
 
 /** How notifications of actions are sent (`ACTIONS_*`, `SMTP_*`). */
@@ -186,6 +197,19 @@ function loadActionsSettings(env: NodeJS.ProcessEnv): ActionsSettings {
   };
 }
 
+function loadObservabilitySettings(env: NodeJS.ProcessEnv): ObservabilitySettings {
+  const logFormat = (env.LOG_FORMAT || 'auto') as ObservabilitySettings['logFormat'];
+  if (!['json', 'pretty', 'auto'].includes(logFormat)) throw new ConfigError(`LOG_FORMAT must be json, pretty or auto, got "${env.LOG_FORMAT}"`);
+  if (env.METRICS_TOKEN !== undefined && env.METRICS_TOKEN !== '' && env.METRICS_TOKEN.length < 16) {
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters long');
+  }
+  return {
+    logFormat,
+    metricsToken: env.METRICS_TOKEN || undefined,
+    shutdownGraceMs: parseInteger('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 25_000, 0, 3_600_000, 'a whole number of milliseconds from 0 to 3600000'),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = parsePort('PORT', env.PORT, 8080);
   const region = (env.REGION || 'eu') as Region;
@@ -224,5 +248,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     database: loadDatabaseSettings(env),
     evaluations: loadEvaluationSettings(env),
     actions: loadActionsSettings(env),
+    observability: loadObservabilitySettings(env),
   };
 }

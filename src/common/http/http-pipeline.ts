@@ -1,9 +1,11 @@
 import type { Express, NextFunction, Request, Response } from 'express';
 import * as express from 'express';
+import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { UnsupportedMediaTypeError } from '../errors/app-error';
 import { sendError } from '../errors/send-error';
 import { JsonLogger } from '../logging/json-logger';
+import { requestContext } from '../logging/request-context';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -28,7 +30,8 @@ export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitB
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     (req as any).requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
-    if (!accessLog) return next();
+    // Everything downstream runs in the request's context, so every line it logs carries request_id.
+    if (!accessLog) return requestContext.run({ requestId }, next);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       logger.info('request', {
@@ -40,7 +43,7 @@ export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitB
         org: (req as any).org?.name,
       });
     });
-    next();
+    requestContext.run({ requestId }, next);
   });
 
   // The 415 rule, then JSON bodies; multipart bodies are left to the route that reads them.
@@ -49,7 +52,8 @@ export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitB
     if (!hasBody(req)) return next();
     const type = (req.headers['content-type'] || '').split(';')[0].trim().toLowerCase();
     if (type === 'multipart/form-data') return next();
-    if (type === 'application/json' || type.endsWith('+json')) return json(req, res, next);
+    // The body parser calls next from the socket's 'end' event, outside the request's context: bind it back.
+    if (type === 'application/json' || type.endsWith('+json')) return json(req, res, AsyncResource.bind(next));
     next(new UnsupportedMediaTypeError(`Content-Type '${type || '(none)'}' is not supported; send application/json`));
   });
 

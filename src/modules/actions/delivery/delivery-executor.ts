@@ -5,6 +5,7 @@ import { Clock } from '../../../common/clock/clock';
 import { AppConfig } from '../../../common/config/app-config';
 import { InjectConfig } from '../../../common/config/config.decorators';
 import { JsonLogger } from '../../../common/logging/json-logger';
+import { Metrics } from '../../../common/metrics/metrics';
 import { UnitOfWork } from '../../../database/unit-of-work';
 import { ActionTarget, receiverKey } from '../domain/action-target';
 import { DeliveryContext, emailMessage, signature, slackMessage, webhookBody } from '../domain/notification';
@@ -49,6 +50,7 @@ export class DeliveryExecutor implements BeforeApplicationShutdown {
     private readonly clock: Clock,
     @InjectConfig() private readonly config: AppConfig,
     private readonly logger: JsonLogger,
+    private readonly metrics: Metrics,
   ) {}
 
   /**
@@ -116,6 +118,7 @@ export class DeliveryExecutor implements BeforeApplicationShutdown {
       });
       await this.actions.recordOutcome(tx, leased.action_id, result.ok, new Date(this.clock.now()));
     });
+    this.metrics.countDelivery(leased.target.type, status === 'delivered' ? 'delivered' : status === 'dead' ? 'dead' : 'failed');
     if (status === 'dead') {
       this.logger.warn('notification dead-lettered', { delivery_id: id, action_id: leased.action_id, attempts: attempt, error: result.error });
     }

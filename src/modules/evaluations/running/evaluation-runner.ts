@@ -3,6 +3,7 @@ import { APP_CONFIG, AppConfig } from '../../../common/config/app-config';
 import { AppError } from '../../../common/errors/app-error';
 import { isDatabaseUnavailable } from '../../../common/errors/database-errors';
 import { JsonLogger } from '../../../common/logging/json-logger';
+import { Metrics } from '../../../common/metrics/metrics';
 import { UnitOfWork } from '../../../database/unit-of-work';
 import { JobQueue } from '../../../jobs/job-queue';
 import { AttestationRecorder, DecisionData, decisionAttestationType } from '../../attestations/attestations.module';
@@ -45,6 +46,8 @@ export interface RunOutcome {
  */
 @Injectable()
 export class EvaluationRunner implements OnApplicationShutdown {
+  private running = 0;
+
   constructor(
     private readonly evaluations: EvaluationRepository,
     private readonly policies: EvaluationPolicyRepository,
@@ -56,7 +59,10 @@ export class EvaluationRunner implements OnApplicationShutdown {
     private readonly engines: PolicyEngines,
     private readonly logger: JsonLogger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    private readonly metrics: Metrics,
+  ) {
+    metrics.watchEvaluations(() => ({ waiting: this.engines.queued, running: this.running }));
+  }
 
   /**
    * Runs a pending evaluation if no one else holds it. Resolves to true when this call recorded its outcome,
@@ -79,9 +85,19 @@ export class EvaluationRunner implements OnApplicationShutdown {
 
   private async runClaimed(row: EvaluationRow, prepared?: { input: Record<string, unknown>; files: Record<string, string> }): Promise<boolean> {
     const started = performance.now();
-    const outcome = await this.evaluate(row, prepared);
-    const evaluated = performance.now();
-    const recorded = await this.record(row, outcome);
+    this.running++;
+    let outcome: RunOutcome;
+    let recorded: boolean;
+    let evaluated: number;
+    try {
+      outcome = await this.evaluate(row, prepared);
+      evaluated = performance.now();
+      recorded = await this.record(row, outcome);
+    } finally {
+      this.running--;
+    }
+    // Timed only when this run recorded the outcome: a run that lost the race to another runner decided nothing.
+    if (recorded) this.metrics.observeEvaluation(outcome.error?.kind ?? 'completed', (performance.now() - started) / 1000);
     this.logger.debug('evaluation run timings', {
       evaluation: row.id,
       input_and_evaluate_ms: round(evaluated - started),

@@ -48,6 +48,10 @@ export class RegoEngine extends PolicyEngine {
     return { ok: true, value: answer.value };
   }
 
+  override get queued(): number {
+    return this.pool?.queued ?? 0;
+  }
+
   async close(): Promise<void> {
     await this.pool?.close();
   }
