@@ -1,6 +1,5 @@
 import type { Express, NextFunction, Request, Response } from 'express';
 import * as express from 'express';
-import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { UnsupportedMediaTypeError } from '../errors/app-error';
 import { sendError } from '../errors/send-error';
@@ -52,8 +51,7 @@ export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitB
     if (!hasBody(req)) return next();
     const type = (req.headers['content-type'] || '').split(';')[0].trim().toLowerCase();
     if (type === 'multipart/form-data') return next();
-    // The body parser calls next from the socket's 'end' event, outside the request's context: bind it back.
-    if (type === 'application/json' || type.endsWith('+json')) return json(req, res, AsyncResource.bind(next));
+    if (type === 'application/json' || type.endsWith('+json')) return json(req, res, next);
     next(new UnsupportedMediaTypeError(`Content-Type '${type || '(none)'}' is not supported; send application/json`));
   });
 
