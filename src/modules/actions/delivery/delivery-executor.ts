@@ -39,6 +39,7 @@ export class DeliveryExecutor implements BeforeApplicationShutdown {
   private readonly perReceiver = new Map<string, number>();
   private readonly running = new Set<Promise<unknown>>();
   private stopping = false;
+  private aborting = false;
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -76,7 +77,10 @@ export class DeliveryExecutor implements BeforeApplicationShutdown {
    * process already has its share of attempts in flight to the same receiver.
    */
   attempt(id: string): Promise<AttemptOutcome> {
-    return this.attemptLeased(id, JOB_MAX_PER_RECEIVER);
+    const run = this.attemptLeased(id, JOB_MAX_PER_RECEIVER);
+    this.running.add(run);
+    void run.catch(() => undefined).finally(() => this.running.delete(run));
+    return run;
   }
 
   private async attemptLeased(id: string, maxPerReceiver: number | null): Promise<AttemptOutcome> {
@@ -100,7 +104,8 @@ export class DeliveryExecutor implements BeforeApplicationShutdown {
     const started = performance.now();
     const result = await this.send(leased, leased.target, startedAt).finally(() => maxPerReceiver !== null && this.release(receiver));
     const durationMs = Math.round(performance.now() - started);
-    if (this.stopping) return 'busy';
+    // An attempt aborted by shutdown records nothing: the delivery is tried again after its lease.
+    if (this.aborting) return 'busy';
     const attempt = leased.attempts + 1;
     const status = result.ok ? 'delivered' : result.permanent || attempt >= deliveryAttempts ? 'dead' : 'pending';
     await this.uow.run(async (tx) => {
@@ -167,9 +172,20 @@ export class DeliveryExecutor implements BeforeApplicationShutdown {
     }
   }
 
-  /** Stops taking fast-path work and aborts sends in flight (their deliveries are retried after the lease). */
+  /**
+   * Stops taking fast-path work and lets the attempts in flight finish, for up to SHUTDOWN_GRACE_MS (each is
+   * bounded by ACTIONS_DELIVERY_TIMEOUT_MS anyway); sends still in flight then are aborted, and their deliveries
+   * are retried after the lease.
+   */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    if (this.running.size) {
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.config.observability.shutdownGraceMs)));
+      await Promise.race([Promise.allSettled([...this.running]), grace]);
+      clearTimeout(timer);
+    }
+    this.aborting = true;
     this.poster.abortAll();
     await Promise.allSettled([...this.running]);
   }

@@ -47,6 +47,8 @@ export interface RunOutcome {
 @Injectable()
 export class EvaluationRunner implements OnApplicationShutdown {
   private running = 0;
+  /** Runs in progress: shutdown lets them record their outcome before the worker threads go. */
+  private readonly runs = new Set<Promise<boolean>>();
 
   constructor(
     private readonly evaluations: EvaluationRepository,
@@ -83,7 +85,14 @@ export class EvaluationRunner implements OnApplicationShutdown {
     return this.runClaimed(row, prepared);
   }
 
-  private async runClaimed(row: EvaluationRow, prepared?: { input: Record<string, unknown>; files: Record<string, string> }): Promise<boolean> {
+  private runClaimed(row: EvaluationRow, prepared?: { input: Record<string, unknown>; files: Record<string, string> }): Promise<boolean> {
+    const run = this.runTimed(row, prepared);
+    this.runs.add(run);
+    void run.catch(() => undefined).finally(() => this.runs.delete(run));
+    return run;
+  }
+
+  private async runTimed(row: EvaluationRow, prepared?: { input: Record<string, unknown>; files: Record<string, string> }): Promise<boolean> {
     const started = performance.now();
     this.running++;
     let outcome: RunOutcome;
@@ -114,6 +123,8 @@ export class EvaluationRunner implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    // Bounded by the process's shutdown grace period (main.ts), past which it exits whatever is running.
+    await Promise.allSettled([...this.runs]);
     await this.engines.close();
   }
 

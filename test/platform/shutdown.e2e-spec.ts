@@ -1,0 +1,127 @@
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { processesMentioning, ServiceProcess, startService } from './service-process';
+
+const ADMIN_TOKEN = 'shutdown-test-operator-token';
+
+/** Resolves with the first chunk of the process's output that matches, as soon as it is printed. */
+function printed(service: ServiceProcess, pattern: RegExp): Promise<string> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const match = service.output().match(pattern);
+      if (!match) return false;
+      service.child.stdout!.off('data', check);
+      resolve(match[0]);
+      return true;
+    };
+    if (!check()) service.child.stdout!.on('data', check);
+  });
+}
+
+/** Whether a new TCP connection to the port is refused. */
+function connectionRefused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+}
+
+/**
+ * SIGTERM on a real service process (`node dist/src/main.js`): a request the server is in the middle of (its
+ * headers read, its body still coming: the client holds it with `Expect: 100-continue`) is answered in full,
+ * a new connection is refused meanwhile, and the process then closes its database and exits 0.
+ */
+describe('graceful shutdown', () => {
+  let dataDir: string;
+  let service: ServiceProcess | undefined;
+
+  beforeAll(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritrail-shutdown-'));
+  });
+  afterAll(async () => {
+    if (service && service.child.exitCode === null) {
+      service.child.kill('SIGKILL');
+      await service.exited;
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('finishes the request in flight, refuses new connections, then exits 0', async () => {
+    service = await startService({ dataDir, env: { ADMIN_TOKEN, SHUTDOWN_GRACE_MS: '60000' } });
+    expect(await service.ready()).toBe(true);
+    const port = service.port;
+
+    const created = await fetch(`http://127.0.0.1:${port}/api/v2/admin/organizations`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'acme', admin: { email: 'ann@acme.example' } }),
+    });
+    expect(created.status).toBe(201);
+    const key = ((await created.json()) as { admin: { api_key: string } }).admin.api_key;
+
+    // A request whose headers the server has read (it answered 100 Continue) and whose body has not been sent.
+    const body = JSON.stringify({ name: 'held-flow', description: 'sent after SIGTERM' });
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'PUT',
+      path: '/api/v2/flows/acme',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Expect: '100-continue' },
+    });
+    const answer = new Promise<{ status: number; connection?: string; body: any }>((resolve, reject) => {
+      req.once('response', (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body: JSON.parse(text) }));
+      });
+      req.once('error', reject);
+    });
+    await new Promise<void>((resolve) => req.once('continue', resolve));
+
+    service.child.kill('SIGTERM');
+    const stopping = await printed(service, /\{[^\n]*"msg":"shutting down"[^\n]*\}/);
+    expect(JSON.parse(stopping)).toMatchObject({ signal: 'SIGTERM', requests_in_flight: 1 });
+    expect(await connectionRefused(port)).toBe(true);
+
+    req.end(body);
+    const res = await answer;
+    expect(res.status).toBe(201);
+    expect(res.body).toBe("Flow 'held-flow' was created");
+    expect(res.connection).toBe('close');
+
+    expect(await service.exited).toEqual({ code: 0, signal: null });
+    expect(service.output()).toMatch(/"msg":"shutdown complete"/);
+    expect(service.output()).not.toMatch(/grace period over/);
+    expect(processesMentioning(dataDir)).toEqual([]); // its embedded PostgreSQL was stopped too
+  });
+
+  it('exits anyway past the grace period, saying what it left unfinished', async () => {
+    service = await startService({ dataDir, env: { ADMIN_TOKEN, SHUTDOWN_GRACE_MS: '300' } });
+    expect(await service.ready()).toBe(true);
+    // Held forever: the body never comes.
+    const req = http.request({
+      host: '127.0.0.1',
+      port: service.port,
+      method: 'PUT',
+      path: '/api/v2/flows/acme',
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json', 'Content-Length': 100, Expect: '100-continue' },
+    });
+    req.on('error', () => undefined);
+    await new Promise<void>((resolve) => req.once('continue', resolve));
+
+    service.child.kill('SIGTERM');
+    expect(await service.exited).toEqual({ code: 1, signal: null });
+    const line = service.output().match(/\{[^\n]*grace period over[^\n]*\}/);
+    expect(line).not.toBeNull();
+    expect(JSON.parse(line![0])).toMatchObject({ level: 'error', grace_ms: 300, step: 'finishing requests', requests_in_flight: 1 });
+    expect(processesMentioning(dataDir)).toEqual([]);
+    req.destroy();
+  });
+});
