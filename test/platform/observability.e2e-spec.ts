@@ -153,6 +153,7 @@ describe('observability: METRICS_TOKEN', () => {
   it('keeps /metrics to holders of the token when one is set', async () => {
     const refused = await t.http().get('/metrics').expect(401);
     expect(refused.body).toEqual({ message: 'Metrics need Authorization: Bearer <METRICS_TOKEN>', errors: null });
+    expect(refused.headers['www-authenticate']).toBe('Bearer realm="veritrail"');
     await t.http().get('/metrics').set('Authorization', 'Bearer metrics-token-wrong-value').expect(401);
     const res = await t.http().get('/metrics').set('Authorization', 'Bearer metrics-token-0123456789').expect(200);
     expect(res.text).toContain('veritrail_http_requests_total');

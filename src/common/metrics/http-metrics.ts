@@ -1,6 +1,5 @@
 import { trace } from '@opentelemetry/api';
 import type { Express, NextFunction, Request, Response } from 'express';
-import { timingSafeEqual } from 'node:crypto';
 import { Metrics } from './metrics';
 
 /** The label of requests no route answered (404s, and requests refused before routing: 413, 415). */
@@ -12,19 +11,13 @@ function routeTemplate(req: Request): string {
   return typeof path === 'string' ? req.baseUrl + path : UNMATCHED_ROUTE;
 }
 
-function bearerMatches(header: string | undefined, token: string): boolean {
-  const given = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7) : '');
-  const wanted = Buffer.from(token);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
-}
-
 /**
  * Runs before everything else: times every request, labels it with its route template once the router has
  * matched one, and names the trace's server span after that template too (when tracing is on; without an SDK
  * there is no span and this costs one lookup). Both happen as the answer is ended, before the HTTP
- * instrumentation closes the span. Also serves `GET /metrics` (open unless `METRICS_TOKEN` is set).
+ * instrumentation closes the span.
  */
-export function installHttpMetrics(app: Express, metrics: Metrics, metricsToken: string | undefined): void {
+export function installHttpMetrics(app: Express, metrics: Metrics): void {
   app.use((req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     const span = trace.getActiveSpan();
@@ -43,17 +36,5 @@ export function installHttpMetrics(app: Express, metrics: Metrics, metricsToken:
       return (end as (...a: unknown[]) => Response).apply(this, args);
     } as Response['end'];
     next();
-  });
-
-  app.get('/metrics', (req: Request, res: Response, next: NextFunction) => {
-    if (metricsToken !== undefined && !bearerMatches(req.headers.authorization, metricsToken)) {
-      res.status(401).setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
-      res.json({ message: 'Metrics need Authorization: Bearer <METRICS_TOKEN>', errors: null });
-      return;
-    }
-    metrics
-      .scrape()
-      .then((text) => res.status(200).setHeader('Content-Type', metrics.contentType).send(text))
-      .catch(next);
   });
 }

@@ -14,6 +14,9 @@ export interface EvaluationLoad {
   running: number;
 }
 
+/** The Prometheus text format's media type (prom-client's registries all answer with it). */
+export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /**
@@ -130,9 +133,5 @@ export class Metrics {
   /** The exposition text for a scrape. */
   scrape(): Promise<string> {
     return this.registry.metrics();
-  }
-
-  get contentType(): string {
-    return this.registry.contentType;
   }
 }
