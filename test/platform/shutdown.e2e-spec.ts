@@ -3,6 +3,7 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Client } from 'pg';
 import { processesMentioning, ServiceProcess, startService } from './service-process';
 
 const ADMIN_TOKEN = 'shutdown-test-operator-token';
@@ -123,5 +124,48 @@ describe('graceful shutdown', () => {
     expect(JSON.parse(line![0])).toMatchObject({ level: 'error', grace_ms: 300, step: 'finishing requests', requests_in_flight: 1 });
     expect(processesMentioning(dataDir)).toEqual([]);
     req.destroy();
+  });
+
+  it('lets an evaluation running in the background record its outcome before the process exits', async () => {
+    // On the shared test database, so the outcome can be read after the process is gone.
+    service = await startService({
+      env: { DATABASE_URL: process.env.TEST_DATABASE_URL!, ADMIN_TOKEN, EVALUATION_WAIT_MS: '0', EVALUATION_DEADLINE_MS: '1500', SHUTDOWN_GRACE_MS: '60000' },
+    });
+    expect(await service.ready()).toBe(true);
+    const api = `http://127.0.0.1:${service.port}/api/v2`;
+    const name = `shutdown-${process.pid}-${Date.now()}`;
+    const org = await fetch(`${api}/admin/organizations`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name, features: ['evaluations'], admin: { email: `${name}@example.com` } }),
+    });
+    const key = ((await org.json()) as { admin: { api_key: string } }).admin.api_key;
+    const json = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+    expect((await fetch(`${api}/flows/${name}`, { method: 'PUT', headers: json, body: JSON.stringify({ name: 'app' }) })).status).toBe(201);
+    const form = new FormData();
+    form.set('data_json', JSON.stringify({ name: 't1' }));
+    expect((await fetch(`${api}/trails/${name}/app`, { method: 'PUT', headers: { Authorization: `Bearer ${key}` }, body: form })).status).toBe(201);
+
+    // Runs until its 1.5 s deadline; answered at once (EVALUATION_WAIT_MS=0) while it runs on.
+    const endless = 'package policy\n\nimport rego.v1\n\nnever if {\n  some i in numbers.range(1, 20000)\n  some j in numbers.range(1, 20000)\n  i * j == -1\n}\n';
+    const accepted = await fetch(`${api}/evaluations/${name}`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ context: { trails: [{ flow: 'app', trail: 't1' }] }, policy: { files: { 'p.rego': endless } } }),
+    });
+    const evaluation = (await accepted.json()) as { id: string; status: string };
+    expect([accepted.status, evaluation.status]).toEqual([201, 'pending']);
+
+    service.child.kill('SIGTERM');
+    expect(await service.exited).toEqual({ code: 0, signal: null });
+
+    const db = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await db.connect();
+    try {
+      const { rows } = await db.query(`SELECT status, error->>'kind' AS kind FROM evaluations WHERE id = $1`, [evaluation.id]);
+      expect(rows).toEqual([{ status: 'failed', kind: 'policy_timeout' }]);
+    } finally {
+      await db.end();
+    }
   });
 });
