@@ -168,4 +168,61 @@ describe('graceful shutdown', () => {
       await db.end();
     }
   });
+
+  it('lets a notification attempt in flight finish and records it before the process exits', async () => {
+    // A receiver that holds the first request until the test lets it answer.
+    let arrived!: () => void;
+    const received = new Promise<void>((resolve) => (arrived = resolve));
+    let answer!: () => void;
+    const receiver = http.createServer((req, res) => {
+      req.resume();
+      arrived();
+      answer = () => res.writeHead(200).end('ok');
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const hook = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hook`;
+    try {
+      service = await startService({
+        env: { DATABASE_URL: process.env.TEST_DATABASE_URL!, ADMIN_TOKEN, ACTIONS_ALLOW_PRIVATE_TARGETS: 'true', SHUTDOWN_GRACE_MS: '60000' },
+      });
+      expect(await service.ready()).toBe(true);
+      const api = `http://127.0.0.1:${service.port}/api/v2`;
+      const name = `shutdown-hook-${process.pid}-${Date.now()}`;
+      const org = await fetch(`${api}/admin/organizations`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name, admin: { email: `${name}@example.com` } }),
+      });
+      const key = ((await org.json()) as { admin: { api_key: string } }).admin.api_key;
+      const json = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+      expect((await fetch(`${api}/flows/${name}`, { method: 'PUT', headers: json, body: JSON.stringify({ name: 'app' }) })).status).toBe(201);
+      const action = { name: 'hook', flows: ['app'], triggers: ['ON_STARTED_TRAIL'], targets: [{ type: 'WEBHOOK', webhook: hook }] };
+      expect((await fetch(`${api}/actions/${name}/flows`, { method: 'PUT', headers: json, body: JSON.stringify(action) })).status).toBe(201);
+      const form = new FormData();
+      form.set('data_json', JSON.stringify({ name: 't1' }));
+      expect((await fetch(`${api}/trails/${name}/app`, { method: 'PUT', headers: { Authorization: `Bearer ${key}` }, body: form })).status).toBe(201);
+
+      await received; // the attempt is in flight
+      service.child.kill('SIGTERM');
+      await printed(service, /"msg":"shutting down"/);
+      answer();
+      expect(await service.exited).toEqual({ code: 0, signal: null });
+
+      const db = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await db.connect();
+      try {
+        const { rows } = await db.query(
+          `SELECT d.status, d.attempts FROM action_deliveries d JOIN actions a ON a.id = d.action_id
+            WHERE a.org_id = (SELECT id FROM organizations WHERE name = $1)`,
+          [name],
+        );
+        expect(rows).toEqual([{ status: 'delivered', attempts: 1 }]);
+      } finally {
+        await db.end();
+      }
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  });
 });
