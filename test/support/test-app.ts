@@ -9,6 +9,7 @@ import { createApp } from '../../src/app.factory';
 import { Clock } from '../../src/common/clock/clock';
 import { AppConfig, loadConfig } from '../../src/common/config/app-config';
 import { JsonLogger } from '../../src/common/logging/json-logger';
+import { Metrics } from '../../src/common/metrics/metrics';
 import { openDataSource, runMigrations } from '../../src/database/data-source';
 import { PgNotifications } from '../../src/database/pg-notifications';
 
@@ -46,7 +47,10 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
   });
   const dataSource = await openDataSource(url, config.database);
   await runMigrations(dataSource);
-  const app = await createApp({ config, dataSource, adminToken, logger: logger ?? new JsonLogger(config.logLevel), clock });
+  // The process_* and nodejs_* series sample the event loop on a timer that is never stopped: one jest process
+  // starts many apps, and they would pile up. The service's own series are all there.
+  const metrics = new Metrics({ processMetrics: false });
+  const app = await createApp({ config, dataSource, adminToken, logger: logger ?? new JsonLogger(config.logLevel), clock, metrics });
   await app.listen(0, '127.0.0.1');
   // Verified keys are cached only while change notifications arrive: wait for them, so caching is deterministic.
   const notifications = app.get(PgNotifications);
