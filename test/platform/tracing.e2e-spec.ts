@@ -83,6 +83,11 @@ describe('OpenTelemetry traces', () => {
     const missing = await fetch(`${base}/api/v2/flows/acme/no-such-flow`, { headers: { Authorization: `Bearer ${key}` } });
     expect(missing.status).toBe(404);
 
+    // The process's own series are there too (test apps in jest leave them out).
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
+    expect(metrics).toMatch(/^veritrail_http_requests_total\{method="GET",route="\/api\/v2\/flows\/:org\/:flow",status="404"\} 1$/m);
+
     // Shutdown sends the spans still buffered.
     service.child.kill('SIGTERM');
     expect(await service.exited).toEqual({ code: 0, signal: null });
@@ -97,7 +102,8 @@ describe('OpenTelemetry traces', () => {
     // The queries the request ran (credential, org, flow lookups) are spans of the same trace.
     const queries = receiver.spans.filter((s) => s.traceId === get!.traceId && attr(s, 'db.system') === 'postgresql');
     expect(queries.length).toBeGreaterThanOrEqual(1);
-    // Probes are not traced.
-    expect(server.some((s) => /\/ready|\/health/.test(String(attr(s, 'http.target') ?? attr(s, 'url.path') ?? s.name)))).toBe(false);
+    // Probes and scrapes are not traced.
+    expect(server.length).toBeGreaterThanOrEqual(2);
+    expect(server.some((s) => /\/ready|\/health|\/metrics/.test(`${s.name} ${attr(s, 'http.target')} ${attr(s, 'url.path')} ${attr(s, 'http.route')}`))).toBe(false);
   });
 });
