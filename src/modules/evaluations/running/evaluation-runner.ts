@@ -46,8 +46,7 @@ export interface RunOutcome {
  */
 @Injectable()
 export class EvaluationRunner implements OnApplicationShutdown {
-  private running = 0;
-  /** Runs in progress: shutdown lets them record their outcome before the worker threads go. */
+  /** Runs in progress (a metric), which shutdown lets record their outcome before the worker threads go. */
   private readonly runs = new Set<Promise<boolean>>();
 
   constructor(
@@ -63,7 +62,7 @@ export class EvaluationRunner implements OnApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: Metrics,
   ) {
-    metrics.watchEvaluations(() => ({ waiting: this.engines.queued, running: this.running }));
+    metrics.watchEvaluations(() => ({ waiting: this.engines.queued, running: this.runs.size }));
   }
 
   /**
@@ -94,17 +93,9 @@ export class EvaluationRunner implements OnApplicationShutdown {
 
   private async runTimed(row: EvaluationRow, prepared?: { input: Record<string, unknown>; files: Record<string, string> }): Promise<boolean> {
     const started = performance.now();
-    this.running++;
-    let outcome: RunOutcome;
-    let recorded: boolean;
-    let evaluated: number;
-    try {
-      outcome = await this.evaluate(row, prepared);
-      evaluated = performance.now();
-      recorded = await this.record(row, outcome);
-    } finally {
-      this.running--;
-    }
+    const outcome = await this.evaluate(row, prepared);
+    const evaluated = performance.now();
+    const recorded = await this.record(row, outcome);
     // Timed only when this run recorded the outcome: a run that lost the race to another runner decided nothing.
     if (recorded) this.metrics.observeEvaluation(outcome.error?.kind ?? 'completed', (performance.now() - started) / 1000);
     this.logger.debug('evaluation run timings', {
