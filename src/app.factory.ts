@@ -3,18 +3,22 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule, AppModuleOptions } from './app.module';
 import { assertEveryRouteClassified, listRouteTable } from './common/auth/route-table';
 import { installHttpPipeline } from './common/http/http-pipeline';
+import { installHttpMetrics } from './common/metrics/http-metrics';
+import { Metrics } from './common/metrics/metrics';
 
 export const API_PREFIX = 'api/v2';
-/** Served at the server root, outside API_PREFIX: the probes. */
-export const UNPREFIXED_PATHS = ['health', 'ready'];
+/** Served at the server root, outside API_PREFIX: the probes and the metrics. */
+export const UNPREFIXED_PATHS = ['health', 'ready', 'metrics'];
 
 /** Builds the HTTP application exactly as production runs it; main.ts and the e2e tests both use this. */
 export async function createApp(options: AppModuleOptions): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(options), {
+  const metrics = options.metrics ?? new Metrics();
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register({ ...options, metrics }), {
     bodyParser: false,
     logger: options.logger,
     abortOnError: false,
   });
+  installHttpMetrics(app.getHttpAdapter().getInstance(), metrics);
   installHttpPipeline(app.getHttpAdapter().getInstance(), options.logger, options.config.bodyLimitBytes);
   app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED_PATHS });
   // Fail closed: a route that is not public, operator-only, org-scoped or @NotOrgScoped stops start-up here.

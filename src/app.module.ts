@@ -12,6 +12,7 @@ import { APP_CONFIG, AppConfig } from './common/config/app-config';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { AnonymousRateLimit, RateLimitGuard, rateLimitOptions } from './common/http/rate-limit';
 import { JsonLogger } from './common/logging/json-logger';
+import { Metrics, PoolUse } from './common/metrics/metrics';
 import { StrictValidationPipe } from './common/validation/strict-validation.pipe';
 import { DatabaseModule } from './database/database.module';
 import { JobsModule } from './jobs/jobs.module';
@@ -24,12 +25,16 @@ export interface AppModuleOptions {
   logger: JsonLogger;
   /** Time for caches and key expiry; SystemClock unless a test passes one it can move. */
   clock?: Clock;
+  /** The process's metrics; a fresh set unless the caller keeps one (createApp serves it at /metrics). */
+  metrics?: Metrics;
 }
 
 @Global()
 @Module({})
 class CoreModule {
   static register(options: AppModuleOptions): DynamicModule {
+    const metrics = options.metrics ?? new Metrics();
+    metrics.watchPool(() => poolUse(options.dataSource));
     return {
       module: CoreModule,
       providers: [
@@ -37,10 +42,18 @@ class CoreModule {
         { provide: AdminTokenHolder, useValue: new AdminTokenHolder(options.adminToken) },
         { provide: JsonLogger, useValue: options.logger },
         { provide: Clock, useValue: options.clock ?? new SystemClock() },
+        { provide: Metrics, useValue: metrics },
       ],
-      exports: [APP_CONFIG, AdminTokenHolder, JsonLogger, Clock],
+      exports: [APP_CONFIG, AdminTokenHolder, JsonLogger, Clock, Metrics],
     };
   }
+}
+
+/** The counts of the DataSource's pg pool (TypeORM keeps it as the driver's `master`). */
+function poolUse(dataSource: DataSource): PoolUse | undefined {
+  const pool = (dataSource.driver as unknown as { master?: { totalCount: number; idleCount: number; waitingCount: number; options?: { max?: number } } }).master;
+  if (!pool) return undefined;
+  return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options?.max ?? 0 };
 }
 
 /**

@@ -1,8 +1,12 @@
 import 'reflect-metadata';
+// First: the trace instrumentations patch http and pg as they are loaded (a no-op without OTEL_EXPORTER_OTLP_ENDPOINT).
+import { tracing } from './tracing';
 import { createApp } from './app.factory';
 import { resolveAdminToken } from './common/auth/admin-token';
 import { ConfigError, loadConfig } from './common/config/app-config';
+import { RequestTracker } from './common/http/request-tracker';
 import { JsonLogger } from './common/logging/json-logger';
+import { JobQueue } from './jobs/job-queue';
 import { openDataSource, runMigrations } from './database/data-source';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './database/embedded/embedded-postgres';
 
@@ -17,7 +21,8 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
-  const logger = new JsonLogger(config.logLevel);
+  const { logFormat, shutdownGraceMs } = config.observability;
+  const logger = new JsonLogger(config.logLevel, logFormat === 'auto' ? (process.stdout.isTTY ? 'pretty' : 'json') : logFormat);
 
   let embedded: EmbeddedDatabase | undefined;
   if (!config.databaseUrl) {
@@ -39,23 +44,47 @@ async function bootstrap(): Promise<void> {
 
   const app = await createApp({ config, dataSource, adminToken: admin.token, logger });
   await app.listen(config.port);
+  const requests = new RequestTracker(app.getHttpServer());
   logger.info('veritrail listening', { port: config.port, region: config.region, base_url: config.publicBaseUrl });
 
+  // Stop accepting, finish the requests and jobs in hand, then close the database: all within the grace period,
+  // past which the process exits anyway, saying what it left unfinished.
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info('shutting down', { signal });
-    const force = setTimeout(() => process.exit(1), 20_000);
+    const started = Date.now();
+    let step = 'finishing requests';
+    const force = setTimeout(() => {
+      logger.error('shutdown grace period over; exiting with work unfinished', {
+        grace_ms: shutdownGraceMs,
+        step,
+        requests_in_flight: requests.inFlight,
+        jobs_running: app.get(JobQueue, { strict: false }).activeJobs,
+      });
+      // The embedded PostgreSQL is still stopped (fast shutdown, a few seconds at most), so no server outlives us.
+      const stopped = embedded ? embedded.stop().catch(() => undefined) : Promise.resolve();
+      void Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 5_000))]).then(() => process.exit(1));
+    }, shutdownGraceMs);
     force.unref();
+    requests.stop();
+    logger.info('shutting down', { signal, grace_ms: shutdownGraceMs, requests_in_flight: requests.inFlight });
+    let code = 0;
     try {
+      await requests.drained();
+      step = 'stopping jobs, notifications and evaluations';
       await app.close();
+      step = 'closing the database';
       if (dataSource.isInitialized) await dataSource.destroy();
       await embedded?.stop();
+      step = 'sending the last traces';
+      await tracing?.shutdown();
     } catch (error) {
-      logger.error('error during shutdown', { error: (error as Error).message });
+      code = 1;
+      logger.error('error during shutdown', { step, error: (error as Error).message });
     }
-    process.exit(0);
+    logger.info('shutdown complete', { duration_ms: Date.now() - started });
+    process.exit(code);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -35,6 +35,9 @@ export class JobQueue implements OnApplicationShutdown {
   private boss: PgBoss | null = null;
   private starting: Promise<PgBoss> | null = null;
   private readonly queues = new Set<string>();
+  private readonly worked = new Set<string>();
+  /** Jobs this process is running now: shutdown waits for them. */
+  private readonly active = new Set<Promise<void>>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -83,17 +86,41 @@ export class JobQueue implements OnApplicationShutdown {
       queue,
       { batchSize: worker.batchSize ?? 1, pollingIntervalSeconds: worker.pollingIntervalSeconds ?? 2 },
       async (jobs) => {
-        for (const job of jobs) await worker.handle({ id: job.id, data: job.data });
+        for (const job of jobs) {
+          const run = worker.handle({ id: job.id, data: job.data });
+          this.active.add(run);
+          try {
+            await run;
+          } finally {
+            this.active.delete(run);
+          }
+        }
       },
     );
+    this.worked.add(queue);
+  }
+
+  /** Jobs being run by this process right now. */
+  get activeJobs(): number {
+    return this.active.size;
   }
 
   async onApplicationShutdown(): Promise<void> {
     const boss = this.boss ?? (this.starting ? await this.starting.catch(() => null) : null);
     if (!boss) return;
-    // No new jobs are fetched; a job in hand is handed back as failed, to be retried (every job here is written
-    // to be run again safely). pg-boss's graceful stop waits out its whole timeout when a worker is between
-    // polls, which held every shutdown for seconds. The pool belongs to the DataSource: not closed here.
+    // No new jobs are fetched; the jobs in hand are finished, for up to SHUTDOWN_GRACE_MS; a job still running
+    // then is handed back as failed, to be retried (every job here is written to be run again safely). The wait
+    // is ours, on the jobs themselves: pg-boss's graceful stop checks every 500 ms and waited out its whole
+    // timeout when a worker was between polls. The pool belongs to the DataSource: not closed here.
+    for (const queue of this.worked) await boss.offWork(queue).catch(() => undefined);
+    if (this.active.size) {
+      this.logger.info('finishing running jobs', { jobs: this.active.size });
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.config.observability.shutdownGraceMs)));
+      await Promise.race([Promise.allSettled([...this.active]), grace]);
+      clearTimeout(timer);
+      if (this.active.size) this.logger.warn('jobs handed back unfinished', { jobs: this.active.size });
+    }
     await boss.stop({ graceful: false, wait: true, close: false } as PgBoss.StopOptions).catch(() => undefined);
   }
 

@@ -64,6 +64,7 @@ describe('route table', () => {
       'operator POST /api/v2/admin/organizations',
       'operator POST /api/v2/admin/organizations/:org/members',
       'public GET /health',
+      'public GET /metrics',
       'public GET /ready',
     ]);
     expect(routes.filter((r) => r.policy.scope === 'org-scoped').every((r) => r.params.includes('org'))).toBe(true);
@@ -78,7 +79,7 @@ describe('route table', () => {
         return /^Bearer/.test(res.headers['www-authenticate'] ?? '') ? undefined : 'no WWW-Authenticate: Bearer';
       },
     );
-    expect(checked.length).toBe(routes.length - 2);
+    expect(checked.length).toBe(routes.length - 3);
   });
 
   it('every public route answers without a credential', async () => {
@@ -86,7 +87,7 @@ describe('route table', () => {
       (r) => r.policy.scope === 'public',
       async (r) => expectStatus(200, await call(r, pathFor(r, org.name))),
     );
-    expect(checked.map(describeRoute).sort()).toEqual(['GET /health', 'GET /ready']);
+    expect(checked.map(describeRoute).sort()).toEqual(['GET /health', 'GET /metrics', 'GET /ready']);
   });
 
   it('operator routes refuse an organization admin key', async () => {

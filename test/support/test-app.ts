@@ -9,6 +9,7 @@ import { createApp } from '../../src/app.factory';
 import { Clock } from '../../src/common/clock/clock';
 import { AppConfig, loadConfig } from '../../src/common/config/app-config';
 import { JsonLogger } from '../../src/common/logging/json-logger';
+import { Metrics } from '../../src/common/metrics/metrics';
 import { openDataSource, runMigrations } from '../../src/database/data-source';
 import { PgNotifications } from '../../src/database/pg-notifications';
 
@@ -27,11 +28,13 @@ export interface TestAppOptions {
   databaseUrl?: string;
   /** Replaces the system clock (caches, key expiry): pass a `FakeClock` and move it instead of sleeping. */
   clock?: Clock;
+  /** Writes the app's log lines somewhere a test can read them (default: a logger at TEST_LOG_LEVEL on stdout). */
+  logger?: JsonLogger;
 }
 
 /** The real application (same factory as main.ts) on a real port against the test PostgreSQL. */
 export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions | string = {}): Promise<TestApp> {
-  const { databaseUrl, clock } = typeof options === 'string' ? { databaseUrl: options, clock: undefined } : options;
+  const { databaseUrl, clock, logger } = typeof options === 'string' ? { databaseUrl: options, clock: undefined, logger: undefined } : options;
   const url = databaseUrl ?? process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is not set: run the e2e tests through jest (global setup)');
   const adminToken = 'test-operator-token-' + randomBytes(8).toString('hex');
@@ -44,7 +47,10 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
   });
   const dataSource = await openDataSource(url, config.database);
   await runMigrations(dataSource);
-  const app = await createApp({ config, dataSource, adminToken, logger: new JsonLogger(config.logLevel), clock });
+  // The process_* and nodejs_* series sample the event loop on a timer that is never stopped: one jest process
+  // starts many apps, and they would pile up. The service's own series are all there.
+  const metrics = new Metrics({ processMetrics: false });
+  const app = await createApp({ config, dataSource, adminToken, logger: logger ?? new JsonLogger(config.logLevel), clock, metrics });
   await app.listen(0, '127.0.0.1');
   // Verified keys are cached only while change notifications arrive: wait for them, so caching is deterministic.
   const notifications = app.get(PgNotifications);

@@ -8,6 +8,15 @@ describe('loadConfig', () => {
     expect(config.publicBaseUrl).toBe('http://localhost:8080');
     expect(config.database).toEqual({ poolSize: 20, statementTimeoutMs: 30_000 });
     expect(config.evaluations).toEqual({ waitMs: 5_000, deadlineMs: 10_000, maxHeapMb: 256, threads: 2, niceness: 10 });
+    expect(config.observability).toEqual({ logFormat: 'auto', metricsToken: undefined, shutdownGraceMs: 25_000 });
+  });
+
+  it('reads the log format, metrics token and shutdown grace period', () => {
+    expect(loadConfig({ LOG_FORMAT: 'pretty', METRICS_TOKEN: 'a-metrics-token-0123', SHUTDOWN_GRACE_MS: '0' }).observability).toEqual({
+      logFormat: 'pretty',
+      metricsToken: 'a-metrics-token-0123',
+      shutdownGraceMs: 0,
+    });
   });
 
   it('reads the database pool size and statement timeout, bounds included', () => {
@@ -32,6 +41,10 @@ describe('loadConfig', () => {
     [{ ADMIN_TOKEN: 'short' }, /at least 16/],
     [{ MIGRATIONS_RUN: 'maybe' }, /MIGRATIONS_RUN/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ LOG_FORMAT: 'xml' }, /^LOG_FORMAT must be json, pretty or auto, got "xml"$/],
+    [{ METRICS_TOKEN: 'short' }, /^METRICS_TOKEN must be at least 16 characters long$/],
+    [{ SHUTDOWN_GRACE_MS: '30s' }, /^SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 0 to 3600000, got "30s"$/],
+    [{ SHUTDOWN_GRACE_MS: '3600001' }, /SHUTDOWN_GRACE_MS .* got "3600001"/],
     // Number('abc') used to become the default pool of 20 without a word.
     [{ DATABASE_POOL_SIZE: 'abc' }, /^DATABASE_POOL_SIZE must be a whole number of connections from 1 to 500, got "abc"$/],
     [{ DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE .* got "0"/],

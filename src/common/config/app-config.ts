@@ -23,6 +23,7 @@ export interface AppConfig {
   /** Where attachments are kept: PostgreSQL (the default) or an S3-compatible bucket (`EVIDENCE_S3_*`). */
   evidence: EvidenceSettings;
   rateLimit: RateLimitSettings;
+  observability: ObservabilitySettings;
 }
 
 export type EvidenceSettings = { store: 'postgres' } | { store: 's3'; s3: S3EvidenceSettings };
@@ -49,6 +50,16 @@ export interface RateLimitSettings {
   anonymousRequests: number;
   /** `RATE_LIMIT_WINDOW_SECONDS`. */
   windowSeconds: number;
+}
+
+/** Logs, metrics and shutdown (`LOG_FORMAT`, `METRICS_TOKEN`, `SHUTDOWN_GRACE_MS`). */
+export interface ObservabilitySettings {
+  /** `auto`: readable lines when stdout is a terminal, JSON lines otherwise. */
+  logFormat: 'json' | 'pretty' | 'auto';
+  /** When set, `/metrics` answers only `Authorization: Bearer <token>`; unset, it is open like the probes. */
+  metricsToken?: string;
+  /** How long a stopping process waits for in-flight requests and jobs before it exits anyway. */
+  shutdownGraceMs: number;
 }
 
 /** How notifications of actions are sent (`ACTIONS_*`, `SMTP_*`). */
@@ -284,6 +295,19 @@ function loadRateLimitSettings(env: NodeJS.ProcessEnv): RateLimitSettings {
   };
 }
 
+function loadObservabilitySettings(env: NodeJS.ProcessEnv): ObservabilitySettings {
+  const logFormat = (env.LOG_FORMAT || 'auto') as ObservabilitySettings['logFormat'];
+  if (!['json', 'pretty', 'auto'].includes(logFormat)) throw new ConfigError(`LOG_FORMAT must be json, pretty or auto, got "${env.LOG_FORMAT}"`);
+  if (env.METRICS_TOKEN !== undefined && env.METRICS_TOKEN !== '' && env.METRICS_TOKEN.length < 16) {
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters long');
+  }
+  return {
+    logFormat,
+    metricsToken: env.METRICS_TOKEN || undefined,
+    shutdownGraceMs: parseInteger('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 25_000, 0, 3_600_000, 'a whole number of milliseconds from 0 to 3600000'),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = parsePort('PORT', env.PORT, 8080);
   const region = (env.REGION || 'eu') as Region;
@@ -324,5 +348,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     actions: loadActionsSettings(env),
     evidence: loadEvidenceSettings(env),
     rateLimit: loadRateLimitSettings(env),
+    observability: loadObservabilitySettings(env),
   };
 }

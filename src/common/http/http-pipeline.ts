@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { UnsupportedMediaTypeError } from '../errors/app-error';
 import { sendError } from '../errors/send-error';
 import { JsonLogger } from '../logging/json-logger';
+import { requestContext } from '../logging/request-context';
 import { securityHeaders } from './security-headers';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -30,7 +31,8 @@ export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitB
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     (req as any).requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
-    if (!accessLog) return next();
+    // Everything downstream runs in the request's context, so every line it logs carries request_id.
+    if (!accessLog) return requestContext.run({ requestId }, next);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       logger.info('request', {
@@ -42,7 +44,7 @@ export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitB
         org: (req as any).org?.name,
       });
     });
-    next();
+    requestContext.run({ requestId }, next);
   });
 
   // The 415 rule, then JSON bodies; multipart bodies are left to the route that reads them.

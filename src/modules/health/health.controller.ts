@@ -1,9 +1,12 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Headers, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { QueryBus } from '@nestjs/cqrs';
 import { Public } from '../../common/auth/auth.decorators';
+import { METRICS_CONTENT_TYPE } from '../../common/metrics/metrics';
 import { CheckReadinessQuery } from './queries/check-readiness/check-readiness.query';
+import { ScrapeMetricsQuery } from './queries/scrape-metrics/scrape-metrics.query';
 
-/** Kubernetes probes, at the server root (outside /api/v2), as the reference service has them. */
+/** Kubernetes probes and the Prometheus scrape, at the server root (outside /api/v2). */
 @Public()
 @Controller()
 export class HealthController {
@@ -19,5 +22,14 @@ export class HealthController {
   @Get('ready')
   ready() {
     return this.queryBus.execute(new CheckReadinessQuery());
+  }
+
+  /** Prometheus metrics (open unless METRICS_TOKEN is set: the handler checks it). */
+  @Get('metrics')
+  async metrics(@Headers('authorization') authorization: string | undefined, @Res({ passthrough: true }) res: Response) {
+    const text = await this.queryBus.execute(new ScrapeMetricsQuery(authorization));
+    // Set once the text is there: an error (401) keeps the JSON error body's own type.
+    res.setHeader('Content-Type', METRICS_CONTENT_TYPE);
+    return text;
   }
 }

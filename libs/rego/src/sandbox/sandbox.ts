@@ -141,6 +141,11 @@ export class RegoSandbox {
     return this.pool.threads.length;
   }
 
+  /** Evaluations waiting for a free worker thread. */
+  get queued(): number {
+    return this.pool.queueSize;
+  }
+
   async close(): Promise<void> {
     await this.pool.destroy();
   }

@@ -5,6 +5,7 @@ import { Clock } from '../../../common/clock/clock';
 import { AppConfig } from '../../../common/config/app-config';
 import { InjectConfig } from '../../../common/config/config.decorators';
 import { JsonLogger } from '../../../common/logging/json-logger';
+import { Metrics } from '../../../common/metrics/metrics';
 import { UnitOfWork } from '../../../database/unit-of-work';
 import { ActionTarget, receiverKey } from '../domain/action-target';
 import { DeliveryContext, emailMessage, signature, slackMessage, webhookBody } from '../domain/notification';
@@ -38,6 +39,7 @@ export class DeliveryExecutor implements BeforeApplicationShutdown {
   private readonly perReceiver = new Map<string, number>();
   private readonly running = new Set<Promise<unknown>>();
   private stopping = false;
+  private aborting = false;
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -49,6 +51,7 @@ export class DeliveryExecutor implements BeforeApplicationShutdown {
     private readonly clock: Clock,
     @InjectConfig() private readonly config: AppConfig,
     private readonly logger: JsonLogger,
+    private readonly metrics: Metrics,
   ) {}
 
   /**
@@ -74,7 +77,10 @@ export class DeliveryExecutor implements BeforeApplicationShutdown {
    * process already has its share of attempts in flight to the same receiver.
    */
   attempt(id: string): Promise<AttemptOutcome> {
-    return this.attemptLeased(id, JOB_MAX_PER_RECEIVER);
+    const run = this.attemptLeased(id, JOB_MAX_PER_RECEIVER);
+    this.running.add(run);
+    void run.catch(() => undefined).finally(() => this.running.delete(run));
+    return run;
   }
 
   private async attemptLeased(id: string, maxPerReceiver: number | null): Promise<AttemptOutcome> {
@@ -98,7 +104,8 @@ export class DeliveryExecutor implements BeforeApplicationShutdown {
     const started = performance.now();
     const result = await this.send(leased, leased.target, startedAt).finally(() => maxPerReceiver !== null && this.release(receiver));
     const durationMs = Math.round(performance.now() - started);
-    if (this.stopping) return 'busy';
+    // An attempt aborted by shutdown records nothing: the delivery is tried again after its lease.
+    if (this.aborting) return 'busy';
     const attempt = leased.attempts + 1;
     const status = result.ok ? 'delivered' : result.permanent || attempt >= deliveryAttempts ? 'dead' : 'pending';
     await this.uow.run(async (tx) => {
@@ -116,6 +123,7 @@ export class DeliveryExecutor implements BeforeApplicationShutdown {
       });
       await this.actions.recordOutcome(tx, leased.action_id, result.ok, new Date(this.clock.now()));
     });
+    this.metrics.countDelivery(leased.target.type, status === 'delivered' ? 'delivered' : status === 'dead' ? 'dead' : 'failed');
     if (status === 'dead') {
       this.logger.warn('notification dead-lettered', { delivery_id: id, action_id: leased.action_id, attempts: attempt, error: result.error });
     }
@@ -164,9 +172,20 @@ export class DeliveryExecutor implements BeforeApplicationShutdown {
     }
   }
 
-  /** Stops taking fast-path work and aborts sends in flight (their deliveries are retried after the lease). */
+  /**
+   * Stops taking fast-path work and lets the attempts in flight finish, for up to SHUTDOWN_GRACE_MS (each is
+   * bounded by ACTIONS_DELIVERY_TIMEOUT_MS anyway); sends still in flight then are aborted, and their deliveries
+   * are retried after the lease.
+   */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    if (this.running.size) {
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.config.observability.shutdownGraceMs)));
+      await Promise.race([Promise.allSettled([...this.running]), grace]);
+      clearTimeout(timer);
+    }
+    this.aborting = true;
     this.poster.abortAll();
     await Promise.allSettled([...this.running]);
   }

@@ -1,3 +1,4 @@
+import { Metrics } from '../../../common/metrics/metrics';
 import { AttestationBatcher } from './attestation-batcher';
 import { GroupCommittedError, RecordAttestationInput } from './attestation-recorder';
 
@@ -26,7 +27,7 @@ function setup(fast: (inputs: RecordAttestationInput[]) => Promise<any>) {
   };
   const uow = { run: (work: (m: unknown) => Promise<unknown>) => work({}) };
   const logger = { debug: () => undefined };
-  return { calls, recorder, batcher: new AttestationBatcher(uow as any, recorder as any, logger as any) };
+  return { calls, recorder, batcher: new AttestationBatcher(uow as any, recorder as any, logger as any, new Metrics({ processMetrics: false })) };
 }
 
 describe('AttestationBatcher', () => {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isDatabaseUnavailable } from '../../../common/errors/database-errors';
 import { JsonLogger } from '../../../common/logging/json-logger';
+import { Metrics } from '../../../common/metrics/metrics';
 import { UnitOfWork } from '../../../database/unit-of-work';
 import { EvidenceStoreUnavailableError } from '../evidence-errors';
 import { AttestationRecorder, GroupCommittedError, PreparedAttestation, RecordAttestationInput, RecordedAttestation } from './attestation-recorder';
@@ -46,6 +47,7 @@ export class AttestationBatcher {
     private readonly uow: UnitOfWork,
     private readonly recorder: AttestationRecorder,
     private readonly logger: JsonLogger,
+    private readonly metrics: Metrics,
   ) {}
 
   record(input: RecordAttestationInput): Promise<RecordedAttestation> {
@@ -59,6 +61,7 @@ export class AttestationBatcher {
   private drain(): void {
     if (this.running >= GROUPS_IN_FLIGHT || !this.queue.length) return;
     const group = this.queue.splice(0, MAX_BATCH);
+    this.metrics.observeIngestGroup(group.length);
     this.running++;
     let released = false;
     // The next group goes to the database as soon as this one is committed, before this one is answered:

@@ -4,6 +4,7 @@ import { APP_CONFIG, AppConfig } from '../../../common/config/app-config';
 import { AppError } from '../../../common/errors/app-error';
 import { isDatabaseUnavailable } from '../../../common/errors/database-errors';
 import { JsonLogger } from '../../../common/logging/json-logger';
+import { Metrics } from '../../../common/metrics/metrics';
 import { UnitOfWork } from '../../../database/unit-of-work';
 import { JobQueue } from '../../../jobs/job-queue';
 import { AttestationRecorder, DecisionData, decisionAttestationType } from '../../attestations/attestations.module';
@@ -48,6 +49,9 @@ export interface RunOutcome {
  */
 @Injectable()
 export class EvaluationRunner implements OnApplicationShutdown {
+  /** Runs in progress (a metric), which shutdown lets record their outcome before the worker threads go. */
+  private readonly runs = new Set<Promise<boolean>>();
+
   constructor(
     private readonly evaluations: EvaluationRepository,
     private readonly policies: EvaluationPolicyRepository,
@@ -59,7 +63,10 @@ export class EvaluationRunner implements OnApplicationShutdown {
     private readonly engines: PolicyEngines,
     private readonly logger: JsonLogger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    private readonly metrics: Metrics,
+  ) {
+    metrics.watchEvaluations(() => ({ waiting: this.engines.queued, running: this.runs.size }));
+  }
 
   /**
    * Runs a pending evaluation if no one else holds it. Resolves to true when this call recorded its outcome,
@@ -80,11 +87,20 @@ export class EvaluationRunner implements OnApplicationShutdown {
     return this.runClaimed(row, prepared);
   }
 
-  private async runClaimed(row: EvaluationRow, prepared?: { input: Record<string, unknown>; files: Record<string, string> }): Promise<boolean> {
+  private runClaimed(row: EvaluationRow, prepared?: { input: Record<string, unknown>; files: Record<string, string> }): Promise<boolean> {
+    const run = this.runTimed(row, prepared);
+    this.runs.add(run);
+    void run.catch(() => undefined).finally(() => this.runs.delete(run));
+    return run;
+  }
+
+  private async runTimed(row: EvaluationRow, prepared?: { input: Record<string, unknown>; files: Record<string, string> }): Promise<boolean> {
     const started = performance.now();
     const outcome = await this.evaluate(row, prepared);
     const evaluated = performance.now();
     const recorded = await this.record(row, outcome);
+    // Timed only when this run recorded the outcome: a run that lost the race to another runner decided nothing.
+    if (recorded) this.metrics.observeEvaluation(outcome.error?.kind ?? 'completed', (performance.now() - started) / 1000);
     this.logger.debug('evaluation run timings', {
       evaluation: row.id,
       input_and_evaluate_ms: round(evaluated - started),
@@ -100,6 +116,8 @@ export class EvaluationRunner implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    // Bounded by the process's shutdown grace period (main.ts), past which it exits whatever is running.
+    await Promise.allSettled([...this.runs]);
     await this.engines.close();
   }
 

@@ -32,6 +32,10 @@ export abstract class PolicyEngine {
   abstract readonly version: string;
   abstract run(request: EngineRequest): Promise<EngineOutcome>;
   abstract close(): Promise<void>;
+  /** Runs waiting for a free worker thread (0 for an engine that runs inline). */
+  get queued(): number {
+    return 0;
+  }
 }
 
 /** The engines of this process: a bundle with a `policy.wasm` runs on the wasm engine, any other on Rego. */
@@ -43,6 +47,10 @@ export class PolicyEngines {
 
   for(bundle: PolicyBundle): PolicyEngine {
     return bundle.wasm ? this.wasm : this.rego;
+  }
+
+  get queued(): number {
+    return this.rego.queued + this.wasm.queued;
   }
 
   async close(): Promise<void> {

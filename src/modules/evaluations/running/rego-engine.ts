@@ -67,6 +67,10 @@ export class RegoEngine extends PolicyEngine {
     return this.pool?.threads ?? 0;
   }
 
+  override get queued(): number {
+    return this.pool?.queued ?? 0;
+  }
+
   async close(): Promise<void> {
     await this.pool?.close();
   }
