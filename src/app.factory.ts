@@ -3,6 +3,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule, AppModuleOptions } from './app.module';
 import { assertEveryRouteClassified, listRouteTable } from './common/auth/route-table';
 import { installHttpPipeline } from './common/http/http-pipeline';
+import { configureHttpServer } from './common/http/http-server';
 
 export const API_PREFIX = 'api/v2';
 /** Served at the server root, outside API_PREFIX: the probes. */
@@ -15,6 +16,7 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
     logger: options.logger,
     abortOnError: false,
   });
+  configureHttpServer(app.getHttpServer(), options.config.http, options.logger);
   installHttpPipeline(app.getHttpAdapter().getInstance(), options.logger, options.config.bodyLimitBytes);
   app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED_PATHS });
   // Fail closed: a route that is not public, operator-only, org-scoped or @NotOrgScoped stops start-up here.
