@@ -214,6 +214,37 @@ describe('the HTTP edge: encodings, sizes, parser errors and timeouts, for every
     });
   });
 
+  describe('multipart limits', () => {
+    const form = (parts: string[], boundary = 'lim1t') =>
+      Buffer.from(parts.map((p) => `--${boundary}\r\n${p}\r\n`).join('') + `--${boundary}--\r\n`);
+    const field = (name: string, value: string) => `Content-Disposition: form-data; name="${name}"\r\n\r\n${value}`;
+    const send = async (path: string, method: string, body: Buffer) => {
+      const res = await fetch(`${t.baseUrl}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${org.adminKey}`, 'Content-Type': 'multipart/form-data; boundary=lim1t' },
+        body,
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const routes = [
+      ['an attestation', 'POST', () => `/api/v2/attestations/${org.name}/flow/trail/trail/generic`],
+      ['a trail', 'PUT', () => `/api/v2/trails/${org.name}/flow`],
+    ] as const;
+
+    it.each(routes)('%s form with too many parts is 400 with the error body', async (_what, method, path) => {
+      const parts = Array.from({ length: 12 }, (_, i) => field(i === 0 ? 'data_json' : `extra${i}`, '{}'));
+      const res = await send(path(), method, form(parts));
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ message: expect.any(String), errors: { body: expect.stringMatching(/too many|parts|fields/i) } });
+    });
+
+    it.each(routes)('%s form with a text field over 1 MB is 413 with the error body', async (_what, method, path) => {
+      const res = await send(path(), method, form([field('data_json', `"${'x'.repeat(1024 * 1024 + 1)}"`)]));
+      expect(res.status).toBe(413);
+      expect(res.body).toEqual({ message: expect.stringContaining("'data_json'"), errors: null });
+    });
+  });
+
   describe("answers of Node's HTTP parser carry the error body", () => {
     it.each([
       ['oversized headers', 431, `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`],

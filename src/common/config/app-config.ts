@@ -183,7 +183,7 @@ function loadEvaluationSettings(env: NodeJS.ProcessEnv): EvaluationSettings {
 function loadHttpServerSettings(env: NodeJS.ProcessEnv): HttpServerSettings {
   const range = 'a whole number of milliseconds from 100 to 3600000 (1 h)';
   const settings = {
-    requestTimeoutMs: parseInteger('HTTP_REQUEST_TIMEOUT_MS', env.HTTP_REQUEST_TIMEOUT_MS, 120_000, 100, 3_600_000, range),
+    requestTimeoutMs: parseInteger('HTTP_REQUEST_TIMEOUT_MS', env.HTTP_REQUEST_TIMEOUT_MS, 300_000, 100, 3_600_000, range),
     headersTimeoutMs: parseInteger('HTTP_HEADERS_TIMEOUT_MS', env.HTTP_HEADERS_TIMEOUT_MS, 20_000, 100, 3_600_000, range),
     keepAliveTimeoutMs: parseInteger('HTTP_KEEP_ALIVE_TIMEOUT_MS', env.HTTP_KEEP_ALIVE_TIMEOUT_MS, 5_000, 100, 3_600_000, range),
   };
