@@ -16,7 +16,7 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
     logger: options.logger,
     abortOnError: false,
   });
-  configureHttpServer(app.getHttpServer(), options.config.http, options.logger);
+  configureHttpServer(app.getHttpServer(), options.config.http, options.config.bodyLimitBytes, options.logger);
   installHttpPipeline(app.getHttpAdapter().getInstance(), options.logger, options.config.bodyLimitBytes);
   app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED_PATHS });
   // Fail closed: a route that is not public, operator-only, org-scoped or @NotOrgScoped stops start-up here.

@@ -202,6 +202,40 @@ describe('the HTTP edge: encodings, sizes, parser errors and timeouts, for every
       expect(n).toBe(0);
     });
 
+    it('Expect: 100-continue with a declared size over the limit: 413 instead of an invitation to send', async () => {
+      const res = await rawExchange(
+        port,
+        `POST /api/v2/attestations/${org.name}/flow/trail/trail/generic HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n` +
+          `Authorization: Bearer ${org.adminKey}\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: ${50 * 1024 * 1024}\r\n\r\n`,
+      );
+      expect(res.status).toBe(413);
+      expect(res.body).toEqual({ message: expect.any(String), errors: null });
+    });
+
+    it('Expect: 100-continue with an acceptable size is invited as usual', async () => {
+      const body = JSON.stringify({ name: uniqueName('cont'), admin: { email: 'ann@example.com' } });
+      const answer = await new Promise<{ continued: boolean; status: number }>((resolve, reject) => {
+        let continued = false;
+        const req = http.request({
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/v2/admin/organizations',
+          headers: { Authorization: `Bearer ${t.adminToken}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Expect: '100-continue' },
+        });
+        req.on('continue', () => {
+          continued = true;
+          req.end(body);
+        });
+        req.on('response', (res) => {
+          res.resume();
+          res.on('end', () => resolve({ continued, status: res.statusCode! }));
+        });
+        req.on('error', reject);
+      });
+      expect(answer).toEqual({ continued: true, status: 201 });
+    });
+
     it('a declared size over the limit is answered before any of the body is sent', async () => {
       const res = await rawExchange(
         port,

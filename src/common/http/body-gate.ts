@@ -7,8 +7,14 @@ import { lingerAfterResponse } from './lingering-close';
 /** Content-Encodings a JSON body may come in (decoded by the JSON parser, the decoded size bounded too). */
 export const JSON_CONTENT_ENCODINGS = ['identity', 'gzip', 'deflate', 'br'] as const;
 
-export function mediaType(req: Request): string {
+export function mediaType(req: Pick<Request, 'headers'>): string {
   return (req.headers['content-type'] || '').split(';')[0].trim().toLowerCase();
+}
+
+/** Whether the Content-Length a request declares is past the wire limit (known before any of the body is read). */
+export function declaresTooLarge(req: Pick<Request, 'headers'>, bodyLimitBytes: number): boolean {
+  const declared = Number(req.headers['content-length']);
+  return Number.isFinite(declared) && declared > wireLimitBytes(bodyLimitBytes, mediaType(req) === 'multipart/form-data');
 }
 
 export function hasBody(req: Request): boolean {
@@ -57,8 +63,7 @@ export function bodyGate(bodyLimitBytes: number, send: Send) {
       send(new PayloadTooLargeError(`The request body is larger than the limit of ${limit} bytes`), req, res);
     };
 
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) {
+    if (declaresTooLarge(req, bodyLimitBytes)) {
       capStream(req, 0, () => undefined, true);
       return tooLarge();
     }

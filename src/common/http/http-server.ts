@@ -1,8 +1,9 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { HttpServerSettings } from '../config/app-config';
 import { JsonLogger } from '../logging/json-logger';
+import { declaresTooLarge } from './body-gate';
 import { lingeringClose } from './lingering-close';
 
 /** Node checks request and headers timeouts on a timer; a timeout fires at most this share of itself late. */
@@ -40,7 +41,7 @@ export function rawErrorResponse(status: number, message: string): string {
  * or headers timeout). Node answers those with an empty body and then destroys the socket, which can lose even
  * that; here they get the status Node would use, the error body, `Connection: close` and a gentle close.
  */
-export function configureHttpServer(server: Server, settings: HttpServerSettings, logger: JsonLogger): void {
+export function configureHttpServer(server: Server, settings: HttpServerSettings, bodyLimitBytes: number, logger: JsonLogger): void {
   server.requestTimeout = settings.requestTimeoutMs;
   server.headersTimeout = settings.headersTimeoutMs;
   server.keepAliveTimeout = settings.keepAliveTimeoutMs;
@@ -49,6 +50,13 @@ export function configureHttpServer(server: Server, settings: HttpServerSettings
     25,
     Math.min(30_000, Math.floor(Math.min(settings.headersTimeoutMs, settings.requestTimeoutMs) / CHECKS_PER_TIMEOUT)),
   );
+
+  // `Expect: 100-continue` (curl sends it for large bodies): invite the body only if it may be read; otherwise
+  // the body gate answers 413 before the client has sent a byte of it.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (!declaresTooLarge(req, bodyLimitBytes)) res.writeContinue();
+    server.emit('request', req, res);
+  });
 
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
