@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Socket } from 'node:net';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors/app-error';
 import { wireLimitBytes } from './body-limits';
-import { lingerAfterResponse } from './lingering-close';
+import { lingerAfterResponse, lingeringClose } from './lingering-close';
 
 /** Content-Encodings a JSON body may come in (decoded by the JSON parser, the decoded size bounded too). */
 export const JSON_CONTENT_ENCODINGS = ['identity', 'gzip', 'deflate', 'br'] as const;
@@ -58,6 +58,13 @@ export function bodyGate(bodyLimitBytes: number, send: Send) {
     const limit = wireLimitBytes(bodyLimitBytes, mediaType(req) === 'multipart/form-data');
     const tooLarge = () => {
       const socket = req.socket as Socket;
+      // Answered already (a 401 before the body was read, say) and Node is reading the rest to reuse the
+      // connection: past the limit it is not worth reusing; close it once the answer is out.
+      if (res.headersSent) {
+        if (res.writableFinished) lingeringClose(socket);
+        else res.once('finish', () => lingeringClose(socket));
+        return;
+      }
       res.setHeader('Connection', 'close');
       lingerAfterResponse(socket);
       send(new PayloadTooLargeError(`The request body is larger than the limit of ${limit} bytes`), req, res);
