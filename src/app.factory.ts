@@ -3,6 +3,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule, AppModuleOptions } from './app.module';
 import { assertEveryRouteClassified, listRouteTable } from './common/auth/route-table';
 import { installHttpPipeline } from './common/http/http-pipeline';
+import { configureHttpServer } from './common/http/http-server';
 import { installHttpMetrics } from './common/metrics/http-metrics';
 import { Metrics } from './common/metrics/metrics';
 
@@ -19,6 +20,7 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
     abortOnError: false,
   });
   installHttpMetrics(app.getHttpAdapter().getInstance(), metrics);
+  configureHttpServer(app.getHttpServer(), options.config.http, options.config.bodyLimitBytes, options.logger);
   installHttpPipeline(app.getHttpAdapter().getInstance(), options.logger, options.config.bodyLimitBytes);
   app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED_PATHS });
   // Fail closed: a route that is not public, operator-only, org-scoped or @NotOrgScoped stops start-up here.

@@ -3,6 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
+import { STOP_WAITS_MS } from '../../src/database/embedded/embedded-postgres';
+import { DbProcess, startDbProcess } from '../support/embedded-db-process';
 import { isAlive, postmasterPid, readyStatus, ROOT, ServiceProcess, startService, waitUntil } from './service-process';
 
 /**
@@ -39,6 +41,72 @@ describe('restart after a crash', () => {
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
+
+  const createOrg = (port: number, name: string): string =>
+    JSON.parse(
+      execFileSync(process.execPath, ['scripts/admin.js', 'create-org', name, '--admin-email', 'ann@example.com'], {
+        cwd: ROOT,
+        env: { ...process.env, DATA_DIR: dataDir, VERITRAIL_URL: `http://127.0.0.1:${port}` },
+        encoding: 'utf8',
+      }),
+    ).admin.api_key;
+
+  it('kill -9 under load from concurrent clients: after a start on the same DATA_DIR every acknowledged attestation is there', async () => {
+    const first = await start();
+    await expectReady(first);
+    const key = createOrg(first.port, 'load-org');
+    const auth = ['Authorization', `Bearer ${key}`] as const;
+    const api = (port: number) => request(`http://127.0.0.1:${port}`);
+    await api(first.port).put('/api/v2/flows/load-org').set(...auth).send({ name: 'app', description: 'd', visibility: 'private' }).expect(201);
+
+    const clients = 6;
+    const killAfter = 150;
+    const acknowledged: string[] = [];
+    let killed = false;
+    const kill = () => {
+      if (killed) return;
+      killed = true;
+      process.kill(first.child.pid!, 'SIGKILL');
+    };
+    // Each client has its own trail and records attestations one after another until the service is gone,
+    // remembering the names it got a 201 for; the kill lands while the others' requests are in flight.
+    const client = async (c: number) => {
+      const trail = `trail-${c}`;
+      await api(first.port).put(`/api/v2/trails/load-org/app`).set(...auth).field('data_json', JSON.stringify({ name: trail })).expect(201);
+      for (let i = 0; ; i++) {
+        const name = `c${c}-a${i}`;
+        let status = 0;
+        try {
+          const res = await api(first.port)
+            .post(`/api/v2/attestations/load-org/app/trail/${trail}/generic`)
+            .set(...auth)
+            .field('data_json', JSON.stringify({ attestation_name: name, is_compliant: true }))
+            .attach('attachment_file', Buffer.from(`evidence of ${name}`), 'evidence.txt');
+          status = res.status;
+        } catch {
+          return; // the connection died with the service
+        }
+        if (status !== 201) return;
+        acknowledged.push(`${trail}/${name}`);
+        if (acknowledged.length >= killAfter) kill();
+      }
+    };
+    await Promise.all(Array.from({ length: clients }, (_, c) => client(c)));
+    expect(killed).toBe(true);
+    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(acknowledged.length).toBeGreaterThanOrEqual(killAfter);
+
+    const second = await start();
+    await expectReady(second);
+    const stored = new Set<string>();
+    for (let page = 1; ; page++) {
+      const res = await api(second.port).get(`/api/v2/attestations/load-org/app?per_page=100&page=${page}`).set(...auth);
+      expect(res.status).toBe(200);
+      for (const a of res.body.data as { trail_name: string; attestation_name: string }[]) stored.add(`${a.trail_name}/${a.attestation_name}`);
+      if (page >= res.body.pagination.page_count) break;
+    }
+    expect(acknowledged.filter((a) => !stored.has(a))).toEqual([]);
+  }, 240_000);
 
   it('kill -9 of the service, then start again on the same DATA_DIR: the orphaned database is stopped, the service comes up with every acknowledged write', async () => {
     const first = await start();
@@ -127,4 +195,53 @@ describe('restart after a crash', () => {
     expect(await service.exited).toEqual({ code: 0, signal: null });
     expect(Date.now() - began).toBeLessThan(2_000);
   }, 120_000);
+
+  describe('stopping the service after a database restart is prompt', () => {
+    // Before the fix, a stop after the database went away waited out the immediate-shutdown wait (10 s) for a
+    // postmaster that was gone. The bound is that wait: the stop must not wait for anything of the kind.
+    const bound = STOP_WAITS_MS.immediate;
+    const stopAndMeasure = async (service: ServiceProcess) => {
+      const began = Date.now();
+      service.child.kill('SIGTERM');
+      const exit = await service.exited;
+      return { exit, withinBound: Date.now() - began < bound };
+    };
+
+    it('its own embedded PostgreSQL restarted (a backend killed: PostgreSQL restarts every process and recovers)', async () => {
+      const service = await start();
+      await expectReady(service);
+      const postmaster = postmasterPid(path.join(dataDir, 'pg'))!;
+      const backends = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(postmaster)], { encoding: 'utf8' })
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => / veritrail /.test(line));
+      expect(backends.length).toBeGreaterThan(0);
+      process.kill(Number(backends[0].split(' ')[0]), 'SIGKILL');
+      expect(await waitUntil(async () => ((await readyStatus(service.port)) === 503 ? true : undefined), 30_000, 20)).toBe(true);
+      expect(await waitUntil(async () => ((await readyStatus(service.port)) === 200 ? true : undefined), 30_000)).toBe(true);
+      expect(postmasterPid(path.join(dataDir, 'pg'))).toBe(postmaster);
+
+      expect(await stopAndMeasure(service)).toEqual({ exit: { code: 0, signal: null }, withinBound: true });
+      expect(postmasterPid(path.join(dataDir, 'pg'))).toBeUndefined();
+    }, 120_000);
+
+    it('a PostgreSQL of its own (DATABASE_URL) stopped and started again', async () => {
+      const dbDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritrail-restart-db-'));
+      let db: DbProcess = await startDbProcess(dbDir);
+      try {
+        const service = await startService({ env: { DATABASE_URL: db.url, ADMIN_TOKEN: 'operator-token-for-restart-test' } });
+        services.push(service);
+        await expectReady(service);
+        await db.stop();
+        expect(await waitUntil(async () => ((await readyStatus(service.port)) === 503 ? true : undefined), 30_000)).toBe(true);
+        db = await startDbProcess(dbDir, db.port);
+        expect(await waitUntil(async () => ((await readyStatus(service.port)) === 200 ? true : undefined), 30_000)).toBe(true);
+
+        expect(await stopAndMeasure(service)).toEqual({ exit: { code: 0, signal: null }, withinBound: true });
+      } finally {
+        await db.stop();
+        fs.rmSync(dbDir, { recursive: true, force: true });
+      }
+    }, 120_000);
+  });
 });

@@ -74,7 +74,7 @@ describe('HTTP conventions', () => {
   it('a body over the limit is 413', async () => {
     const res = await admin({ name: 'x'.repeat(100_000), admin: { email: 'a@example.com' } });
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ message: 'Payload too large', errors: null });
+    expect(res.body).toEqual({ message: `The request body is larger than the limit of ${t.config.bodyLimitBytes} bytes`, errors: null });
   });
 
   it('GET with application/json; charset=utf-8 and no body, or with a JSON null body, is fine', async () => {

@@ -30,6 +30,26 @@ describe('loadConfig', () => {
     });
   });
 
+  it('has documented HTTP timeouts and reads them', () => {
+    expect(loadConfig({}).http).toEqual({ requestTimeoutMs: 300_000, headersTimeoutMs: 20_000, keepAliveTimeoutMs: 5_000 });
+    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '1000', HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '100' }).http).toEqual({
+      requestTimeoutMs: 1_000,
+      headersTimeoutMs: 1_000,
+      keepAliveTimeoutMs: 100,
+    });
+  });
+
+  it.each([
+    [{ HTTP_REQUEST_TIMEOUT_MS: '2m' }, /^HTTP_REQUEST_TIMEOUT_MS must be a whole number of milliseconds from 100 to 3600000 \(1 h\), got "2m"$/],
+    [{ HTTP_HEADERS_TIMEOUT_MS: '0' }, /HTTP_HEADERS_TIMEOUT_MS .* got "0"/],
+    [{ HTTP_KEEP_ALIVE_TIMEOUT_MS: '99' }, /HTTP_KEEP_ALIVE_TIMEOUT_MS .* got "99"/],
+    // Node itself would throw at server creation, naming none of the variables.
+    [{ HTTP_REQUEST_TIMEOUT_MS: '5000', HTTP_HEADERS_TIMEOUT_MS: '6000' }, /HTTP_HEADERS_TIMEOUT_MS \(6000\) must not be longer than HTTP_REQUEST_TIMEOUT_MS \(5000\)/],
+  ])('refuses the HTTP timeouts %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
   it.each([
     [{ PORT: 'eighty' }, /PORT/],
     [{ PORT: '70000' }, /PORT/],

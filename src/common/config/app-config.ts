@@ -15,6 +15,7 @@ export interface AppConfig {
   adminToken?: string;
   migrationsRun: boolean;
   bodyLimitBytes: number;
+  http: HttpServerSettings;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   role: ProcessRole;
   evaluations: EvaluationSettings;
@@ -76,6 +77,16 @@ export interface ActionsSettings {
   smtpUrl?: string;
   /** Sender of notification e-mails (`SMTP_FROM`). */
   smtpFrom: string;
+}
+
+/** Node's HTTP server timeouts (`HTTP_*_TIMEOUT_MS`): how long a slow or idle client may hold a connection. */
+export interface HttpServerSettings {
+  /** From the first byte of a request to its last (headers and body); 408 beyond (`HTTP_REQUEST_TIMEOUT_MS`). */
+  requestTimeoutMs: number;
+  /** From the first byte of a request to the end of its headers; 408 beyond (`HTTP_HEADERS_TIMEOUT_MS`). */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this long (`HTTP_KEEP_ALIVE_TIMEOUT_MS`). */
+  keepAliveTimeoutMs: number;
 }
 
 /** How the service uses its PostgreSQL, whichever server (DATABASE_URL or embedded) it is. */
@@ -205,6 +216,26 @@ function loadEvaluationSettings(env: NodeJS.ProcessEnv): EvaluationSettings {
     threads: parseInteger('EVALUATION_THREADS', env.EVALUATION_THREADS, 2, 1, 64, 'a whole number of threads from 1 to 64'),
     niceness: parseInteger('EVALUATION_THREAD_NICENESS', env.EVALUATION_THREAD_NICENESS, 10, 0, 19, 'a whole number from 0 to 19'),
   };
+}
+
+/**
+ * Node checks both timeouts on a timer (`connectionsCheckingInterval`), so a timeout fires up to one check late;
+ * the service derives the check interval from the shorter timeout (http-server.ts). Node also refuses a headers
+ * timeout longer than the request timeout, so that is checked here, with the variables' names.
+ */
+function loadHttpServerSettings(env: NodeJS.ProcessEnv): HttpServerSettings {
+  const range = 'a whole number of milliseconds from 100 to 3600000 (1 h)';
+  const settings = {
+    requestTimeoutMs: parseInteger('HTTP_REQUEST_TIMEOUT_MS', env.HTTP_REQUEST_TIMEOUT_MS, 300_000, 100, 3_600_000, range),
+    headersTimeoutMs: parseInteger('HTTP_HEADERS_TIMEOUT_MS', env.HTTP_HEADERS_TIMEOUT_MS, 20_000, 100, 3_600_000, range),
+    keepAliveTimeoutMs: parseInteger('HTTP_KEEP_ALIVE_TIMEOUT_MS', env.HTTP_KEEP_ALIVE_TIMEOUT_MS, 5_000, 100, 3_600_000, range),
+  };
+  if (settings.headersTimeoutMs > settings.requestTimeoutMs) {
+    throw new ConfigError(
+      `HTTP_HEADERS_TIMEOUT_MS (${settings.headersTimeoutMs}) must not be longer than HTTP_REQUEST_TIMEOUT_MS (${settings.requestTimeoutMs})`,
+    );
+  }
+  return settings;
 }
 
 function loadActionsSettings(env: NodeJS.ProcessEnv): ActionsSettings {
@@ -341,6 +372,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     adminToken: env.ADMIN_TOKEN || undefined,
     migrationsRun: parseBoolean('MIGRATIONS_RUN', env.MIGRATIONS_RUN, true),
     bodyLimitBytes: Math.floor(bodyLimitMb * 1024 * 1024),
+    http: loadHttpServerSettings(env),
     logLevel,
     role,
     database: loadDatabaseSettings(env),

@@ -31,6 +31,14 @@ function middlewareError(error: any): ErrorResponse | undefined {
   if (error.type === 'entity.parse.failed') {
     return { status: 400, body: { message: 'Request body is not valid JSON', errors: { body: String(error.message) } }, headers: {} };
   }
+  // zlib's codes (Z_DATA_ERROR, Z_BUF_ERROR for a truncated stream, ERR__ERROR_FORMAT_... from brotli).
+  if (typeof error.code === 'string' && /^(Z_|ERR__ERROR|ERR_BROTLI|ERR_ZLIB)/.test(error.code)) {
+    return {
+      status: 400,
+      body: { message: 'The request body does not decompress as its Content-Encoding says', errors: { body: String(error.message) } },
+      headers: {},
+    };
+  }
   if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') {
     return { status: 415, body: { message: String(error.message), errors: null }, headers: {} };
   }

@@ -5,20 +5,16 @@ import { UnsupportedMediaTypeError } from '../errors/app-error';
 import { sendError } from '../errors/send-error';
 import { JsonLogger } from '../logging/json-logger';
 import { requestContext } from '../logging/request-context';
+import { bodyGate, hasBody, mediaType } from './body-gate';
 import { securityHeaders } from './security-headers';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-function hasBody(req: Request): boolean {
-  const length = req.headers['content-length'];
-  if (length !== undefined) return Number(length) > 0;
-  return req.headers['transfer-encoding'] !== undefined;
-}
-
 /**
- * Express-level pieces that run before Nest's router: security headers, request id and access log, JSON body parsing that
- * also takes `null` and empty bodies (the open-source CLI sends both), the 415 rule, and an error handler so
- * body-parser failures get the same `{message, errors}` body as everything else.
+ * Express-level pieces that run before Nest's router: security headers, request id and access log, the body gate (Content-Encoding
+ * 415, wire size 413), JSON body parsing that also takes `null` and empty bodies (the open-source CLI sends both)
+ * and decodes gzip, deflate and br, the 415 rule, and an error handler so body-parser failures get the same
+ * `{message, errors}` body as everything else.
  */
 export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitBytes: number): void {
   app.disable('x-powered-by');
@@ -47,11 +43,13 @@ export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitB
     requestContext.run({ requestId }, next);
   });
 
+  app.use(bodyGate(bodyLimitBytes, (error, req, res) => sendError(error, req, res, logger)));
+
   // The 415 rule, then JSON bodies; multipart bodies are left to the route that reads them.
   const json = express.json({ limit: bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] });
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (!hasBody(req)) return next();
-    const type = (req.headers['content-type'] || '').split(';')[0].trim().toLowerCase();
+    const type = mediaType(req);
     if (type === 'multipart/form-data') return next();
     if (type === 'application/json' || type.endsWith('+json')) return json(req, res, next);
     next(new UnsupportedMediaTypeError(`Content-Type '${type || '(none)'}' is not supported; send application/json`));

@@ -4,10 +4,11 @@ import multer from 'multer';
 import { Observable } from 'rxjs';
 import { AppError, PayloadTooLargeError, ValidationError } from '../errors/app-error';
 import { DATA_JSON, isMultipart } from '../validation/multipart-json';
+import { MAX_FILE_BYTES, MAX_FORM_FIELD_BYTES } from './body-limits';
 
 /** The reference's limit for a template file. */
-export const MAX_TEMPLATE_BYTES = 10 * 1024 * 1024;
-const MAX_DATA_JSON_BYTES = 1024 * 1024;
+export const MAX_TEMPLATE_BYTES = MAX_FILE_BYTES;
+const MAX_DATA_JSON_BYTES = MAX_FORM_FIELD_BYTES;
 const TEMPLATE_PART = 'template_file';
 
 /** The optional YAML template as text (`data_json` is a parameter of its own: `@MultipartJson(Dto)`). */

@@ -38,7 +38,7 @@ export interface EmbeddedPostgresOptions {
 }
 
 const READY_TIMEOUT_MS = 60_000;
-const STOP_WAITS_MS = { fast: 30_000, immediate: 10_000, kill: 5_000 };
+export const STOP_WAITS_MS = { fast: 30_000, immediate: 10_000, kill: 5_000 };
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -2,15 +2,16 @@ import { createParamDecorator, ExecutionContext, Inject, Injectable, PipeTransfo
 import type { Request, Response } from 'express';
 import { APP_CONFIG, AppConfig } from '../../../common/config/app-config';
 import { UnsupportedMediaTypeError, ValidationError } from '../../../common/errors/app-error';
+import { MAX_FILE_BYTES, MAX_FORM_FIELD_BYTES, wireLimitBytes } from '../../../common/http/body-limits';
 import { DATA_JSON, isMultipart, parseJsonPart } from '../../../common/validation/multipart-json';
 import { ensureUploadDir } from './attachment-sink';
 import { AttestationFormLimits, readAttestationForm } from './attestation-form';
 import { StagedEvidence } from './staged-evidence';
 
-/** 10 MB (10,485,760 bytes). */
-export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+/** 10 MB (10,485,760 bytes), as every file part (body-limits.ts). */
+export const MAX_ATTACHMENT_BYTES = MAX_FILE_BYTES;
 /** `data_json` is a JSON document; 1 MB is far more than any real one. */
-export const MAX_DATA_JSON_BYTES = 1024 * 1024;
+export const MAX_DATA_JSON_BYTES = MAX_FORM_FIELD_BYTES;
 export const ATTACHMENT_PARTS = ['attachment_file', 'attachment_file.0'];
 
 export interface AttestationUpload<TData extends object = object> {
@@ -49,7 +50,8 @@ export class AttestationUploadPipe implements PipeTransform<UploadSource, Promis
       fileParts: ATTACHMENT_PARTS,
       parts: 10,
       fields: 8,
-      bodyBytes: config.bodyLimitBytes + MAX_ATTACHMENT_BYTES,
+      // The edge (body-gate.ts) answers 413 at this size already; this is the reader's own guard.
+      bodyBytes: wireLimitBytes(config.bodyLimitBytes, true),
     };
   }
 
