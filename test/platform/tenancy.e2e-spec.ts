@@ -218,7 +218,7 @@ describe('tenancy over every org-scoped route', () => {
         decision: { control: w.controlIdentifier, name: `decision-${id}`, flow: w.flow, trail: w.trail },
       })
       .expect(201);
-    expect(evaluation.body.status).toBe('completed');
+    expect(evaluation.body).toMatchObject({ status: 'completed' });
     w.evaluationId = evaluation.body.id;
     await as(t.http().put(`/api/v2/environments/${org.name}`)).send({ name: w.env, type: 'K8S', description: secret('env') }).expect(201);
     for (let i = 0; i < reports; i++) {

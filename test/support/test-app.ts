@@ -42,8 +42,11 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
     DATA_DIR: path.join(os.tmpdir(), 'veritrail-test-data'),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // Tests check an evaluation's outcome, not how fast it comes: the answer waits for it, however loaded the
-    // machine (the wait itself is tested with explicit values).
+    // machine (the wait itself is tested with explicit values). The deadline counts from the request, and under
+    // jest a new worker thread first compiles the engine's TypeScript, which on a busy machine takes seconds:
+    // deadlines are tested with explicit values too.
     EVALUATION_WAIT_MS: '60000',
+    EVALUATION_DEADLINE_MS: '60000',
     ...env,
     DATABASE_URL: url,
     ADMIN_TOKEN: adminToken,
