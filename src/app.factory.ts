@@ -3,6 +3,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule, AppModuleOptions } from './app.module';
 import { assertEveryRouteClassified, listRouteTable } from './common/auth/route-table';
 import { installHttpPipeline } from './common/http/http-pipeline';
+import { mountOpenApi } from './openapi/mount-openapi';
 
 export const API_PREFIX = 'api/v2';
 /** Served at the server root, outside API_PREFIX: the probes. */
@@ -18,11 +19,13 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
   installHttpPipeline(app.getHttpAdapter().getInstance(), options.logger, options.config.bodyLimitBytes);
   app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED_PATHS });
   // Fail closed: a route that is not public, operator-only, org-scoped or @NotOrgScoped stops start-up here.
+  const routes = listRouteTable(app, { prefix: API_PREFIX, exclude: UNPREFIXED_PATHS });
   try {
-    assertEveryRouteClassified(listRouteTable(app, { prefix: API_PREFIX, exclude: UNPREFIXED_PATHS }));
+    assertEveryRouteClassified(routes);
   } catch (error) {
     await app.close();
     throw error;
   }
+  mountOpenApi(app, routes);
   return app;
 }

@@ -14,6 +14,7 @@ import { StrictValidationPipe } from './common/validation/strict-validation.pipe
 import { DatabaseModule } from './database/database.module';
 import { JobsModule } from './jobs/jobs.module';
 import { FEATURE_MODULES } from './modules/feature-modules';
+import { OpenApiModule } from './openapi/openapi.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -57,6 +58,7 @@ export class AppModule {
         JobsModule,
         CqrsModule.forRoot(),
         ...FEATURE_MODULES,
+        OpenApiModule,
       ],
       providers: [
         { provide: APP_PIPE, useClass: StrictValidationPipe },
