@@ -11,6 +11,7 @@ import type {
   SchemaObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { RouteEntry } from '../common/auth/route-table';
+import { API_SUCCESS, ApiSuccessMetadata } from '../common/openapi/response-schema';
 import { pathParams } from '../common/auth/route-scope';
 import { TemplateFormInterceptor } from '../common/http/template-form.interceptor';
 import { DATA_JSON, MultipartJsonPipe } from '../common/validation/multipart-json';
@@ -206,6 +207,15 @@ export function buildOpenApiDocument(app: INestApplication, routes: RouteEntry[]
     for (const [code, response] of Object.entries((found?.responses ?? {}) as Record<string, ResponseObject>)) {
       // The scan adds an empty default success response; a module's own description replaces it.
       if (response.content || response.description) responses[code] = response;
+    }
+    const success: ApiSuccessMetadata | undefined = Reflect.getMetadata(API_SUCCESS, route.controller.prototype[route.methodName]);
+    if (success) {
+      for (const code of success.status ?? [status]) {
+        responses[code] = {
+          description: success.description ?? 'Success',
+          content: { [success.contentType ?? 'application/json']: { schema: success.schema as SchemaObject } },
+        };
+      }
     }
     if (!Object.keys(responses).some((code) => code.startsWith('2'))) responses[status] = { description: 'Success' };
     Object.assign(responses, errorResponses(route, inputs.get(route)!));

@@ -1,10 +1,13 @@
+import Ajv2020 from 'ajv/dist/2020';
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import request from 'supertest';
 import { OpenApiController } from '../../src/openapi/openapi.controller';
 import { openApiPath } from '../../src/openapi/openapi-document';
-import { describeRoute, listRoutes, RouteEntry } from '../support/route-table';
-import { startTestApp, TestApp } from '../support/test-app';
+import { BETA_FEATURES } from '../../src/common/auth/principal';
+import { bearer, createOrg, TestOrg } from '../support/factories';
+import { describeRoute, fillPath, listRoutes, RouteEntry } from '../support/route-table';
+import { startTestApp, TestApp, uniqueName } from '../support/test-app';
 
 /**
  * The API description: fetched as a client would (no credential), validated as OpenAPI 3.1, and checked
@@ -52,11 +55,14 @@ describe('API description (OpenAPI)', () => {
     expect(documented.sort()).toEqual([...new Set(expected)].sort());
   });
 
-  it('gives every route its path parameters and a success response', () => {
+  it('gives every route its path parameters and a success response with its schema (@ApiSuccess)', () => {
     everyRoute((route, op) => {
       const inPath = (op.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name);
       if (JSON.stringify(inPath) !== JSON.stringify(route.params)) return `path parameters ${inPath} instead of ${route.params}`;
-      if (!Object.keys(op.responses).some((code) => /^2\d\d$/.test(code))) return 'no success response';
+      const success = Object.entries(op.responses).filter(([code]) => /^2\d\d$/.test(code));
+      if (!success.length) return 'no success response';
+      const undescribed = success.filter(([, r]: [string, any]) => !Object.values(r.content ?? {}).some((c: any) => c.schema));
+      if (undescribed.length) return `success response ${undescribed.map(([code]) => code)} without a schema: add @ApiSuccess(schema)`;
       return undefined;
     });
   });
@@ -106,6 +112,122 @@ describe('API description (OpenAPI)', () => {
     const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
     const unresolved = [...new Set(refs.map((r) => r.slice(8, -1)))].filter((r) => !doc.components.schemas[r.replace('#/components/schemas/', '')]);
     expect(unresolved).toEqual([]);
+  });
+
+  describe('responses of a populated organization', () => {
+    let org: TestOrg;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    const names = { flow: uniqueName('flow'), trail: 'trail-1', env: uniqueName('env'), control: 'ctl-1', account: uniqueName('sa') };
+    let attestationId = '';
+    let keyId = '';
+
+    /** The failure, if the answer does not match the schema the document gives for its status. */
+    function mismatch(method: string, template: string, res: request.Response): string | undefined {
+      const response = doc.paths[template]?.[method]?.responses?.[res.status];
+      if (!response) return `${res.status} is not documented: ${JSON.stringify(res.body)}`;
+      const schema = response.content?.['application/json']?.schema;
+      if (!schema || schema.$ref) return undefined;
+      const validate = ajv.compile(schema);
+      const body = res.headers['content-type']?.startsWith('application/json') ? JSON.parse(res.text) : res.text;
+      return validate(body) ? undefined : `${res.status} ${ajv.errorsText(validate.errors)}`;
+    }
+
+    beforeAll(async () => {
+      org = await createOrg(t, { features: [...BETA_FEATURES] });
+      const auth = bearer(org.adminKey);
+      const writes: [string, string, request.Test][] = [
+        ['put', '/api/v2/flows/{org}', request(t.baseUrl).put(`/api/v2/flows/${org.name}`).set(...auth).send({ name: names.flow })],
+      ];
+      const check = async (method: string, template: string, pending: request.Test, status: number) => {
+        const res = await pending;
+        expect([template, res.status]).toEqual([template, status]);
+        expect(mismatch(method, template, res)).toBeUndefined();
+        return res;
+      };
+      await check(...writes[0], 201);
+      await check('put', '/api/v2/trails/{org}/{flow}', request(t.baseUrl).put(`/api/v2/trails/${org.name}/${names.flow}`).set(...auth).send({ name: names.trail }), 201);
+      await check(
+        'post',
+        '/api/v2/artifacts/{org}/{flow}',
+        request(t.baseUrl)
+          .post(`/api/v2/artifacts/${org.name}/${names.flow}`)
+          .set(...auth)
+          .send({ fingerprint: 'a'.repeat(64), filename: 'app.tgz', trail_name: names.trail, template_reference_name: 'app' }),
+        201,
+      );
+      await check(
+        'post',
+        '/api/v2/attestations/{org}/{flow_name}/trail/{trail_name}/generic',
+        request(t.baseUrl)
+          .post(`/api/v2/attestations/${org.name}/${names.flow}/trail/${names.trail}/generic`)
+          .set(...auth)
+          .field('data_json', JSON.stringify({ attestation_name: 'unit-tests', is_compliant: true }))
+          .attach('attachment_file', Buffer.from('report'), 'report.txt'),
+        201,
+      );
+      const listed = await request(t.baseUrl).get(`/api/v2/attestations/${org.name}/${names.flow}`).set(...auth);
+      attestationId = listed.body.data[0].attestation_id;
+      await check('put', '/api/v2/environments/{org}', request(t.baseUrl).put(`/api/v2/environments/${org.name}`).set(...auth).send({ name: names.env, type: 'server' }), 201);
+      await check(
+        'put',
+        '/api/v2/environments/{org}/{env}/report/server',
+        request(t.baseUrl)
+          .put(`/api/v2/environments/${org.name}/${names.env}/report/server`)
+          .set(...auth)
+          .send({ artifacts: [{ digests: { 'app.tgz': 'a'.repeat(64) }, creationTimestamp: 1700000000 }] }),
+        201,
+      );
+      await check('post', '/api/v2/controls/{org}', request(t.baseUrl).post(`/api/v2/controls/${org.name}`).set(...auth).send({ identifier: names.control, name: 'Tests pass' }), 201);
+      await check(
+        'post',
+        '/api/v2/service-accounts/{org}',
+        request(t.baseUrl).post(`/api/v2/service-accounts/${org.name}`).set(...auth).send({ name: names.account, privilege: 'reader' }),
+        201,
+      );
+      const key = await check('post', '/api/v2/api-keys/{org}', request(t.baseUrl).post(`/api/v2/api-keys/${org.name}`).set(...auth).send({ description: 'ci' }), 201);
+      keyId = key.body.id;
+    });
+
+    it('match their schemas, on every GET route this organization has data for', async () => {
+      const values: Record<string, string> = {
+        org: org.name,
+        flow: names.flow,
+        flow_name: names.flow,
+        trail: names.trail,
+        trail_name: names.trail,
+        env: names.env,
+        identifier: names.control,
+        service_account: names.account,
+        key_id: keyId,
+        attestation_id: attestationId,
+        attestation_name: 'unit-tests',
+        expression: '1',
+        snapshot_expression: '1',
+      };
+      const failures: string[] = [];
+      const checked: string[] = [];
+      for (const route of routes.filter((r) => r.method === 'GET')) {
+        if (route.params.some((p) => !(p in values))) continue;
+        const res = await request(t.baseUrl).get(fillPath(route, (p) => values[p], 'test/platform/openapi.e2e-spec.ts')).set(...bearer(org.adminKey));
+        if (res.status !== 200) continue;
+        checked.push(describeRoute(route));
+        const failure = mismatch('get', openApiPath(route.path), res);
+        if (failure) failures.push(`${describeRoute(route)}: ${failure}`);
+      }
+      expect(failures).toEqual([]);
+      expect(checked).toEqual(
+        expect.arrayContaining([
+          'GET /api/v2/flows/:org/:flow',
+          'GET /api/v2/trails/:org/:flow/:trail',
+          'GET /api/v2/attestations/:org/:flow_name',
+          'GET /api/v2/environments/:org/:env',
+          'GET /api/v2/snapshots/:org/:env/:snapshot_expression',
+          'GET /api/v2/controls/:org/:identifier',
+          'GET /api/v2/api-keys/:org/:key_id',
+        ]),
+      );
+      expect(checked.length).toBeGreaterThanOrEqual(25);
+    });
   });
 
   it('serves a browsable page whose assets come from this server, without a credential', async () => {
