@@ -38,7 +38,8 @@ function page(base: string, documentUrl: string): string {
 
 const START = `window.addEventListener('load', function () {
   var root = document.getElementById('swagger-ui');
-  window.ui = SwaggerUIBundle({ url: root.dataset.url, dom_id: '#swagger-ui', deepLinking: true });
+  // validatorUrl null: swagger-ui would otherwise ask an outside validator service for a badge.
+  window.ui = SwaggerUIBundle({ url: root.dataset.url, dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null });
 });
 `;
 
