@@ -1,6 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import * as path from 'node:path';
+import { promisify } from 'node:util';
 import request from 'supertest';
 import { OpenApiController } from '../../src/openapi/openapi.controller';
 import { openApiPath } from '../../src/openapi/openapi-document';
@@ -46,6 +47,15 @@ describe('API description (OpenAPI)', () => {
     const result = JSON.parse(out.toString());
     expect(result.errors).toBeNull();
     expect(result).toMatchObject({ valid: true, version: '3.1' });
+  });
+
+  it('is what `npm run openapi` saves', async () => {
+    // Asynchronously: the server answering the script runs in this process.
+    const { stdout } = await promisify(execFile)(process.execPath, [path.join(__dirname, '../../scripts/openapi.js')], {
+      env: { ...process.env, VERITRAIL_URL: t.baseUrl },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    expect(JSON.parse(stdout)).toEqual(doc);
   });
 
   it('has every route of the app, and nothing else', () => {
