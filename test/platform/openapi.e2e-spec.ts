@@ -1,3 +1,5 @@
+import { Controller, Get, Module } from '@nestjs/common';
+import { NestExpressApplication } from '@nestjs/platform-express';
 import Ajv2020 from 'ajv/dist/2020';
 import { execFile, execFileSync } from 'node:child_process';
 import * as path from 'node:path';
@@ -5,7 +7,10 @@ import { promisify } from 'node:util';
 import request from 'supertest';
 import { OpenApiController } from '../../src/openapi/openapi.controller';
 import { openApiPath } from '../../src/openapi/openapi-document';
+import { createApp } from '../../src/app.factory';
 import { BETA_FEATURES } from '../../src/common/auth/principal';
+import { JsonLogger } from '../../src/common/logging/json-logger';
+import { FEATURE_MODULES } from '../../src/modules/feature-modules';
 import { bearer, createOrg, TestOrg } from '../support/factories';
 import { describeRoute, fillPath, listRoutes, RouteEntry } from '../support/route-table';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
@@ -28,18 +33,18 @@ describe('API description (OpenAPI)', () => {
   });
   afterAll(() => t.close());
 
-  const operationOf = (route: RouteEntry) => doc.paths?.[openApiPath(route.path)]?.[route.method.toLowerCase()];
-
-  /** Checks every route and reports every failure at once, each naming its route. */
-  function everyRoute(check: (route: RouteEntry, op: any) => string | undefined): void {
+  /** What is wrong with each route's description in `document`, one line per route. */
+  function problems(document: any, among: RouteEntry[], check: (route: RouteEntry, op: any) => string | undefined): string[] {
     const failures: string[] = [];
-    for (const route of routes) {
-      const op = operationOf(route);
+    for (const route of among) {
+      const op = document.paths?.[openApiPath(route.path)]?.[route.method.toLowerCase()];
       const failure = op ? check(route, op) : 'missing from the document';
       if (failure) failures.push(`${describeRoute(route)}: ${failure}`);
     }
-    expect(failures).toEqual([]);
+    return failures;
   }
+  /** Checks every route and reports every failure at once, each naming its route. */
+  const everyRoute = (check: (route: RouteEntry, op: any) => string | undefined) => expect(problems(doc, routes, check)).toEqual([]);
 
   it('is served as JSON without a credential and is a valid OpenAPI 3.1 document', () => {
     expect(doc.openapi).toBe('3.1.0');
@@ -65,16 +70,45 @@ describe('API description (OpenAPI)', () => {
     expect(documented.sort()).toEqual([...new Set(expected)].sort());
   });
 
+  /** A route's path parameters and its described success response (`@ApiSuccess`). */
+  const describedSuccess = (route: RouteEntry, op: any): string | undefined => {
+    const inPath = (op.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name);
+    if (JSON.stringify(inPath) !== JSON.stringify(route.params)) return `path parameters ${inPath} instead of ${route.params}`;
+    const success = Object.entries(op.responses).filter(([code]) => /^2\d\d$/.test(code));
+    if (!success.length) return 'no success response';
+    const undescribed = success.filter(([, r]: [string, any]) => !Object.values(r.content ?? {}).some((c: any) => c.schema));
+    if (undescribed.length) return `success response ${undescribed.map(([code]) => code)} without a schema: add @ApiSuccess(schema)`;
+    return undefined;
+  };
+
   it('gives every route its path parameters and a success response with its schema (@ApiSuccess)', () => {
-    everyRoute((route, op) => {
-      const inPath = (op.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name);
-      if (JSON.stringify(inPath) !== JSON.stringify(route.params)) return `path parameters ${inPath} instead of ${route.params}`;
-      const success = Object.entries(op.responses).filter(([code]) => /^2\d\d$/.test(code));
-      if (!success.length) return 'no success response';
-      const undescribed = success.filter(([, r]: [string, any]) => !Object.values(r.content ?? {}).some((c: any) => c.schema));
-      if (undescribed.length) return `success response ${undescribed.map(([code]) => code)} without a schema: add @ApiSuccess(schema)`;
-      return undefined;
-    });
+    everyRoute(describedSuccess);
+  });
+
+  it('fails for a route added without a description', async () => {
+    @Controller('planted')
+    class PlantedController {
+      @Get(':org/things')
+      list() {
+        return [];
+      }
+    }
+    @Module({ controllers: [PlantedController] })
+    class PlantedModule {}
+    FEATURE_MODULES.push(PlantedModule);
+    let planted: NestExpressApplication | undefined;
+    try {
+      planted = await createApp({ config: t.config, dataSource: t.dataSource, adminToken: t.adminToken, logger: new JsonLogger('silent') });
+      await planted.init();
+      const document = (await request(planted.getHttpServer()).get('/api/v2/openapi.json')).body;
+      const plantedRoutes = listRoutes(planted).filter((r) => r.controller === PlantedController);
+      expect(problems(document, plantedRoutes, describedSuccess)).toEqual([
+        'GET /api/v2/planted/:org/things: success response 200 without a schema: add @ApiSuccess(schema)',
+      ]);
+    } finally {
+      FEATURE_MODULES.splice(FEATURE_MODULES.indexOf(PlantedModule), 1);
+      await planted?.close();
+    }
   });
 
   it('gives every route the error statuses its metadata implies, each with the error body', () => {
