@@ -6,6 +6,7 @@ import { installHttpPipeline } from './common/http/http-pipeline';
 import { configureHttpServer } from './common/http/http-server';
 import { installHttpMetrics } from './common/metrics/http-metrics';
 import { Metrics } from './common/metrics/metrics';
+import { mountOpenApi } from './openapi/mount-openapi';
 
 export const API_PREFIX = 'api/v2';
 /** Served at the server root, outside API_PREFIX: the probes and the metrics. */
@@ -24,11 +25,13 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
   installHttpPipeline(app.getHttpAdapter().getInstance(), options.logger, options.config.bodyLimitBytes);
   app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED_PATHS });
   // Fail closed: a route that is not public, operator-only, org-scoped or @NotOrgScoped stops start-up here.
+  const routes = listRouteTable(app, { prefix: API_PREFIX, exclude: UNPREFIXED_PATHS });
   try {
-    assertEveryRouteClassified(listRouteTable(app, { prefix: API_PREFIX, exclude: UNPREFIXED_PATHS }));
+    assertEveryRouteClassified(routes);
   } catch (error) {
     await app.close();
     throw error;
   }
+  mountOpenApi(app, routes);
   return app;
 }

@@ -17,6 +17,7 @@ import { StrictValidationPipe } from './common/validation/strict-validation.pipe
 import { DatabaseModule } from './database/database.module';
 import { JobsModule } from './jobs/jobs.module';
 import { FEATURE_MODULES } from './modules/feature-modules';
+import { OpenApiModule } from './openapi/openapi.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -73,6 +74,7 @@ export class AppModule {
         CqrsModule.forRoot(),
         ThrottlerModule.forRootAsync({ inject: [APP_CONFIG, Clock], useFactory: rateLimitOptions }),
         ...FEATURE_MODULES,
+        OpenApiModule,
       ],
       providers: [
         { provide: APP_PIPE, useClass: StrictValidationPipe },

@@ -14,6 +14,8 @@ import { ActionTarget } from './domain/action-target';
 import { GetActionQuery } from './queries/get-action/get-action.query';
 import { ListActionsQuery } from './queries/list-actions/list-actions.query';
 import { ListDeliveriesQuery } from './queries/list-deliveries/list-deliveries.query';
+import { ApiSuccess, arrayOf, message } from '../../common/openapi/response-schema';
+import { ACTION_SCHEMA, DELIVERY_ATTEMPT_SCHEMA } from './dto/action.schema';
 
 /** Actions (notification rules): upsert by name, list (spec op 11), read, delete, and their delivery attempts. */
 @Controller('actions')
@@ -26,6 +28,7 @@ export class ActionsController {
   /** 201 when created, 200 when an action of that name was updated; the body is the action. */
   @Put(':org/environments')
   @RequiresRole('admin')
+  @ApiSuccess(ACTION_SCHEMA, { status: [201,200] })
   async upsertEnvironmentAction(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
@@ -38,6 +41,7 @@ export class ActionsController {
 
   @Put(':org/flows')
   @RequiresRole('admin')
+  @ApiSuccess(ACTION_SCHEMA, { status: [201,200] })
   async upsertFlowAction(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
@@ -58,16 +62,19 @@ export class ActionsController {
   }
 
   @Get(':org')
+  @ApiSuccess(arrayOf(ACTION_SCHEMA))
   list(@CurrentOrg() org: OrgContext) {
     return this.queryBus.execute(new ListActionsQuery({ ...orgScope(org), type: null }));
   }
 
   @Get(':org/:number')
+  @ApiSuccess(ACTION_SCHEMA)
   get(@CurrentOrg() org: OrgContext, @Param('number', ActionNumberPipe) number: number) {
     return this.queryBus.execute(new GetActionQuery({ ...orgScope(org), number, type: null }));
   }
 
   @Get(':org/:number/deliveries')
+  @ApiSuccess(arrayOf(DELIVERY_ATTEMPT_SCHEMA))
   deliveries(@CurrentOrg() org: OrgContext, @Param('number', ActionNumberPipe) number: number) {
     return this.queryBus.execute(new ListDeliveriesQuery({ ...orgScope(org), number }));
   }
@@ -75,6 +82,7 @@ export class ActionsController {
   @Delete(':org/:number')
   @RequiresRole('admin')
   @Header('Content-Type', 'application/json; charset=utf-8')
+  @ApiSuccess(message)
   async remove(@CurrentOrg() org: OrgContext, @CurrentPrincipal() principal: Principal, @Param('number', ActionNumberPipe) number: number) {
     return toJsonString(await this.commandBus.execute(new DeleteActionCommand({ ...actingScope(org, principal), number, type: null })));
   }

@@ -12,6 +12,8 @@ import { UpsertEnvironmentActionRequestDto } from './commands/upsert-action/upse
 import { createdOrUpdatedAction } from './dto/created-or-updated';
 import { GetActionQuery } from './queries/get-action/get-action.query';
 import { ListActionsQuery } from './queries/list-actions/list-actions.query';
+import { ApiSuccess, arrayOf, message } from '../../common/openapi/response-schema';
+import { ACTION_SCHEMA } from './dto/action.schema';
 
 /**
  * The legacy name of environment actions: `/organizations/{org}/environments_notifications`. Only environment
@@ -26,6 +28,7 @@ export class EnvironmentsNotificationsController {
 
   @Put(':org/environments_notifications')
   @RequiresRole('admin')
+  @ApiSuccess(ACTION_SCHEMA, { status: [201,200] })
   async upsert(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
@@ -37,11 +40,13 @@ export class EnvironmentsNotificationsController {
   }
 
   @Get(':org/environments_notifications')
+  @ApiSuccess(arrayOf(ACTION_SCHEMA))
   list(@CurrentOrg() org: OrgContext) {
     return this.queryBus.execute(new ListActionsQuery({ ...orgScope(org), type: 'env' }));
   }
 
   @Get(':org/environments_notifications/:notification_number')
+  @ApiSuccess(ACTION_SCHEMA)
   get(@CurrentOrg() org: OrgContext, @Param('notification_number', ActionNumberPipe) number: number) {
     return this.queryBus.execute(new GetActionQuery({ ...orgScope(org), number, type: 'env' }));
   }
@@ -50,6 +55,7 @@ export class EnvironmentsNotificationsController {
   @Delete(':org/environments_notifications/:notification_number')
   @RequiresRole('admin')
   @Header('Content-Type', 'application/json; charset=utf-8')
+  @ApiSuccess(message)
   async remove(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,

@@ -8,6 +8,7 @@ import { FlowNameParam } from '../../common/validation/names';
 import { ReportArtifactCommand } from './commands/report-artifact/report-artifact.command';
 import { ReportArtifactRequestDto } from './commands/report-artifact/report-artifact.request.dto';
 import { actingScope } from '../../common/cqrs/org-scoped';
+import { ApiSuccess, message } from '../../common/openapi/response-schema';
 
 @Controller('artifacts')
 export class ArtifactsController {
@@ -15,6 +16,7 @@ export class ArtifactsController {
 
   @Post(':org/:flow')
   @HttpCode(201)
+  @ApiSuccess(message)
   async report(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,

@@ -10,6 +10,8 @@ import { ListFlowAttestationsQuery } from './queries/list-flow-attestations/list
 import { ListFlowAttestationsRequestDto } from './queries/list-flow-attestations/list-flow-attestations.request.dto';
 import { ListSlotVersionsQuery } from './queries/list-slot-versions/list-slot-versions.query';
 import { orgScope } from '../../common/cqrs/org-scoped';
+import { ApiSuccess } from '../../common/openapi/response-schema';
+import { ATTESTATION_LIST_SCHEMA, ATTESTATION_PAGE_SCHEMA, EVIDENCE_FILE_SCHEMA } from './dto/attestation.schema';
 
 /**
  * Read routes of attestations. Writes are per type (e.g. POST .../generic in types/generic); there is no
@@ -20,11 +22,13 @@ export class AttestationsController {
   constructor(private readonly queryBus: QueryBus) {}
 
   @Get(':org')
+  @ApiSuccess(ATTESTATION_PAGE_SCHEMA)
   findInOrg(@CurrentOrg() org: OrgContext, @Query() query: FindOrgAttestationRequestDto) {
     return this.queryBus.execute(new FindOrgAttestationQuery({ ...orgScope(org), attestationId: query.attestation_id }));
   }
 
   @Get(':org/:flow_name')
+  @ApiSuccess(ATTESTATION_PAGE_SCHEMA)
   listFlow(@CurrentOrg() org: OrgContext, @Param('flow_name') flowName: string, @Query() query: ListFlowAttestationsRequestDto) {
     return this.queryBus.execute(
       new ListFlowAttestationsQuery({
@@ -41,6 +45,7 @@ export class AttestationsController {
 
   @Get(':org/:flow_name/trail/:trail_name/attestation/:attestation_id/evidence')
   @Header('Cache-Control', 'private, max-age=0')
+  @ApiSuccess(EVIDENCE_FILE_SCHEMA, { contentType: 'application/octet-stream', description: 'The attachment as uploaded' })
   async evidence(
     @CurrentOrg() org: OrgContext,
     @Param('flow_name') flowName: string,
@@ -51,6 +56,7 @@ export class AttestationsController {
   }
 
   @Get(':org/:flow_name/trail/:trail_name/:attestation_name')
+  @ApiSuccess(ATTESTATION_LIST_SCHEMA)
   slotVersions(
     @CurrentOrg() org: OrgContext,
     @Param('flow_name') flowName: string,

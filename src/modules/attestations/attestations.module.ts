@@ -57,6 +57,7 @@ export class AttestationsModule {}
 
 export { AttestationTypeRegistry } from './types/attestation-type.registry';
 export { AttestationRecorder } from './recording/attestation-recorder';
+export { AttestationUploadPipe } from './upload/attestation-upload.pipe';
 export { decisionAttestationType } from './types/decision/decision-attestation.type';
 export type { DecisionData, DecisionProvenance } from './types/decision/decision-attestation.request.dto';
 export type { RecordAttestationInput, RecordedAttestation } from './recording/attestation-recorder';

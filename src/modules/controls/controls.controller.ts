@@ -11,6 +11,8 @@ import { UpdateControlRequestDto } from './commands/update-control/update-contro
 import { GetControlQuery } from './queries/get-control/get-control.query';
 import { ListControlsQuery } from './queries/list-controls/list-controls.query';
 import { ListControlsQueryDto } from './queries/list-controls/list-controls.request.dto';
+import { ApiSuccess } from '../../common/openapi/response-schema';
+import { CONTROL_PAGE_SCHEMA, CONTROL_SCHEMA } from './dto/control.schema';
 
 /** Controls (beta `controls`): admins write them, every member reads them. */
 @Controller('controls')
@@ -24,11 +26,13 @@ export class ControlsController {
   @Post(':org')
   @HttpCode(201)
   @RequiresRole('admin')
+  @ApiSuccess(CONTROL_SCHEMA)
   create(@CurrentOrg() org: OrgContext, @CurrentPrincipal() principal: Principal, @Body() body: CreateControlRequestDto) {
     return this.commandBus.execute(new CreateControlCommand({ ...actingScope(org, principal), ...body }));
   }
 
   @Get(':org')
+  @ApiSuccess(CONTROL_PAGE_SCHEMA)
   list(@CurrentOrg() org: OrgContext, @Query() q: ListControlsQueryDto) {
     return this.queryBus.execute(
       new ListControlsQuery({
@@ -44,12 +48,14 @@ export class ControlsController {
   }
 
   @Get(':org/:identifier')
+  @ApiSuccess(CONTROL_SCHEMA)
   get(@CurrentOrg() org: OrgContext, @Param('identifier') identifier: string) {
     return this.queryBus.execute(new GetControlQuery({ ...orgScope(org), identifier }));
   }
 
   @Put(':org/:identifier')
   @RequiresRole('admin')
+  @ApiSuccess(CONTROL_SCHEMA)
   update(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
@@ -63,6 +69,7 @@ export class ControlsController {
   @Post(':org/:identifier/archive')
   @HttpCode(200)
   @RequiresRole('admin')
+  @ApiSuccess(CONTROL_SCHEMA)
   archive(@CurrentOrg() org: OrgContext, @CurrentPrincipal() principal: Principal, @Param('identifier') identifier: string) {
     return this.commandBus.execute(new SetControlArchivedCommand({ ...actingScope(org, principal), identifier, archived: true }));
   }
@@ -70,6 +77,7 @@ export class ControlsController {
   @Post(':org/:identifier/unarchive')
   @HttpCode(200)
   @RequiresRole('admin')
+  @ApiSuccess(CONTROL_SCHEMA)
   unarchive(@CurrentOrg() org: OrgContext, @CurrentPrincipal() principal: Principal, @Param('identifier') identifier: string) {
     return this.commandBus.execute(new SetControlArchivedCommand({ ...actingScope(org, principal), identifier, archived: false }));
   }

@@ -15,6 +15,8 @@ import { DiffSnapshotsQueryDto } from './queries/diff-snapshots/diff-snapshots.r
 import { GetEnvironmentQuery } from './queries/get-environment/get-environment.query';
 import { ListEnvironmentsQuery } from './queries/list-environments/list-environments.query';
 import { ListEnvironmentsQueryDto } from './queries/list-environments/list-environments.request.dto';
+import { ApiSuccess, message } from '../../common/openapi/response-schema';
+import { ENVIRONMENT_LIST_SCHEMA, ENVIRONMENT_SCHEMA, SNAPSHOT_DIFF_SCHEMA } from './dto/environment.schema';
 
 /** Environments; the report routes are each environment type's (types/), the snapshot reads are SnapshotsController's. */
 @Controller('environments')
@@ -26,6 +28,7 @@ export class EnvironmentsController {
 
   /** 201 when created, 200 when updated. */
   @Put(':org')
+  @ApiSuccess(message, { status: [201,200] })
   async create(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
@@ -47,6 +50,7 @@ export class EnvironmentsController {
   }
 
   @Get(':org')
+  @ApiSuccess(ENVIRONMENT_LIST_SCHEMA)
   list(@CurrentOrg() org: OrgContext, @Query() q: ListEnvironmentsQueryDto) {
     return this.queryBus.execute(
       new ListEnvironmentsQuery({
@@ -66,12 +70,14 @@ export class EnvironmentsController {
   }
 
   @Get(':org/:env')
+  @ApiSuccess(ENVIRONMENT_SCHEMA)
   get(@CurrentOrg() org: OrgContext, @Param('env') env: string) {
     return this.queryBus.execute(new GetEnvironmentQuery({ ...orgScope(org), envName: env }));
   }
 
   /** 200 `"OK"`, also when the environment had joined already. */
   @Put(':org/:env/join')
+  @ApiSuccess(message)
   async join(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
@@ -86,6 +92,7 @@ export class EnvironmentsController {
   }
 
   @Get(':org/:env/diff')
+  @ApiSuccess(SNAPSHOT_DIFF_SCHEMA)
   diff(@CurrentOrg() org: OrgContext, @Param('env') env: string, @Query() q: DiffSnapshotsQueryDto) {
     return this.queryBus.execute(new DiffSnapshotsQuery({ ...orgScope(org), envName: env, from: q.from ?? '~1', to: q.to ?? 'latest' }));
   }

@@ -6,12 +6,15 @@ import { orgScope } from '../../common/cqrs/org-scoped';
 import { GetSnapshotQuery } from './queries/get-snapshot/get-snapshot.query';
 import { ListSnapshotsQuery } from './queries/list-snapshots/list-snapshots.query';
 import { ListSnapshotsQueryDto } from './queries/list-snapshots/list-snapshots.request.dto';
+import { ApiSuccess } from '../../common/openapi/response-schema';
+import { SNAPSHOT_LIST_SCHEMA, SNAPSHOT_SCHEMA } from './dto/environment.schema';
 
 @Controller('snapshots')
 export class SnapshotsController {
   constructor(private readonly queryBus: QueryBus) {}
 
   @Get(':org/:env')
+  @ApiSuccess(SNAPSHOT_LIST_SCHEMA)
   list(@CurrentOrg() org: OrgContext, @Param('env') env: string, @Query() q: ListSnapshotsQueryDto) {
     return this.queryBus.execute(
       new ListSnapshotsQuery({
@@ -27,6 +30,7 @@ export class SnapshotsController {
 
   /** `{snapshot_expression}`: the trail-moment grammar (`N`, `#N`, `-N`, `~N`, `latest`, `@{...}`). */
   @Get(':org/:env/:snapshot_expression')
+  @ApiSuccess(SNAPSHOT_SCHEMA)
   get(@CurrentOrg() org: OrgContext, @Param('env') env: string, @Param('snapshot_expression') expression: string) {
     return this.queryBus.execute(new GetSnapshotQuery({ ...orgScope(org), envName: env, expression }));
   }

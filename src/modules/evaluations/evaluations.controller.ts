@@ -10,6 +10,8 @@ import { ReplayEvaluationCommand } from './commands/replay-evaluation/replay-eva
 import { GetEvaluationQuery } from './queries/get-evaluation/get-evaluation.query';
 import { ListEvaluationsQuery } from './queries/list-evaluations/list-evaluations.query';
 import { ListEvaluationsQueryDto } from './queries/list-evaluations/list-evaluations.request.dto';
+import { ApiSuccess } from '../../common/openapi/response-schema';
+import { EVALUATION_PAGE_SCHEMA, EVALUATION_SCHEMA, REPLAY_SCHEMA } from './dto/evaluation.schema';
 
 /** Evaluations (beta `evaluations`): a policy run on the server against trails at one instant. */
 @Controller('evaluations')
@@ -24,6 +26,7 @@ export class EvaluationsController {
   @Post(':org')
   @HttpCode(201)
   @AllowBasicAuth()
+  @ApiSuccess(EVALUATION_SCHEMA)
   create(@CurrentOrg() org: OrgContext, @CurrentPrincipal() principal: Principal, @Body() body: CreateEvaluationRequestDto) {
     return this.commandBus.execute(
       new CreateEvaluationCommand({
@@ -37,11 +40,13 @@ export class EvaluationsController {
   }
 
   @Get(':org')
+  @ApiSuccess(EVALUATION_PAGE_SCHEMA)
   list(@CurrentOrg() org: OrgContext, @Query() q: ListEvaluationsQueryDto) {
     return this.queryBus.execute(new ListEvaluationsQuery({ ...orgScope(org), page: q.page, perPage: q.per_page, status: q.status, control: q.control }));
   }
 
   @Get(':org/:id')
+  @ApiSuccess(EVALUATION_SCHEMA)
   get(@CurrentOrg() org: OrgContext, @Param('id', new ResourceIdPipe('Evaluation')) id: string) {
     return this.queryBus.execute(new GetEvaluationQuery({ ...orgScope(org), id }));
   }
@@ -49,6 +54,7 @@ export class EvaluationsController {
   /** Run a stored evaluation again and say whether its input and result are reproduced; writes nothing. */
   @Post(':org/:id/replay')
   @HttpCode(200)
+  @ApiSuccess(REPLAY_SCHEMA)
   replay(@CurrentOrg() org: OrgContext, @CurrentPrincipal() principal: Principal, @Param('id', new ResourceIdPipe('Evaluation')) id: string) {
     return this.commandBus.execute(new ReplayEvaluationCommand({ ...actingScope(org, principal), id }));
   }

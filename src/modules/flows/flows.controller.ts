@@ -12,6 +12,8 @@ import { GetFlowQuery } from './queries/get-flow/get-flow.query';
 import { ListFlowsQuery } from './queries/list-flows/list-flows.query';
 import { ListFlowsQueryDto } from './queries/list-flows/list-flows.request.dto';
 import { actingScope, orgScope } from '../../common/cqrs/org-scoped';
+import { ApiSuccess, message } from '../../common/openapi/response-schema';
+import { FLOW_LIST_SCHEMA, FLOW_SCHEMA } from './dto/flow.schema';
 
 @Controller('flows')
 export class FlowsController {
@@ -22,6 +24,7 @@ export class FlowsController {
 
   /** 201 when created, 200 when updated (the CLI prints which). */
   @Put(':org')
+  @ApiSuccess(message, { status: [201,200] })
   async create(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
@@ -43,6 +46,7 @@ export class FlowsController {
 
   @Put(':org/template_file')
   @UseInterceptors(TemplateFormInterceptor)
+  @ApiSuccess(message, { status: [201,200] })
   async createWithTemplate(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
@@ -64,6 +68,7 @@ export class FlowsController {
   }
 
   @Get(':org')
+  @ApiSuccess(FLOW_LIST_SCHEMA)
   list(@CurrentOrg() org: OrgContext, @Query() query: ListFlowsQueryDto) {
     return this.queryBus.execute(
       new ListFlowsQuery({
@@ -77,6 +82,7 @@ export class FlowsController {
   }
 
   @Get(':org/:flow')
+  @ApiSuccess(FLOW_SCHEMA)
   get(@CurrentOrg() org: OrgContext, @Param('flow') flow: string) {
     return this.queryBus.execute(new GetFlowQuery({ ...orgScope(org), flowName: flow }));
   }

@@ -12,6 +12,8 @@ import { RotateApiKeyRequestDto } from './commands/rotate-api-key/rotate-api-key
 import { callerHolder } from './key-holders';
 import { GetApiKeyQuery } from './queries/get-api-key/get-api-key.query';
 import { ListApiKeysQuery } from './queries/list-api-keys/list-api-keys.query';
+import { ApiSuccess, arrayOf, message } from '../../common/openapi/response-schema';
+import { API_KEY_SCHEMA, CREATED_API_KEY_SCHEMA } from './dto/identity.schema';
 
 /**
  * The calling user's personal API keys, managed the way a service account's are. A personal key acts as its
@@ -27,6 +29,7 @@ export class PersonalApiKeysController {
 
   @Post(':org')
   @RequiresRole('admin')
+  @ApiSuccess(CREATED_API_KEY_SCHEMA)
   create(@CurrentOrg() org: OrgContext, @CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyRequestDto) {
     return this.commandBus.execute(
       new CreateApiKeyCommand({
@@ -39,11 +42,13 @@ export class PersonalApiKeysController {
   }
 
   @Get(':org')
+  @ApiSuccess(arrayOf(API_KEY_SCHEMA))
   list(@CurrentOrg() org: OrgContext, @CurrentPrincipal() principal: Principal) {
     return this.queryBus.execute(new ListApiKeysQuery({ ...orgScope(org), holder: callerHolder(principal) }));
   }
 
   @Get(':org/:key_id')
+  @ApiSuccess(API_KEY_SCHEMA)
   get(@CurrentOrg() org: OrgContext, @CurrentPrincipal() principal: Principal, @Param('key_id') keyId: string) {
     return this.queryBus.execute(new GetApiKeyQuery({ ...orgScope(org), holder: callerHolder(principal), keyId }));
   }
@@ -51,6 +56,7 @@ export class PersonalApiKeysController {
   @Delete(':org/:key_id')
   @RequiresRole('admin')
   @Header('Content-Type', 'application/json; charset=utf-8')
+  @ApiSuccess(message)
   async revoke(@CurrentOrg() org: OrgContext, @CurrentPrincipal() principal: Principal, @Param('key_id') keyId: string) {
     return toJsonString(
       await this.commandBus.execute(new RevokeApiKeyCommand({ ...actingScope(org, principal), holder: callerHolder(principal), keyId })),
@@ -59,6 +65,7 @@ export class PersonalApiKeysController {
 
   @Post(':org/:key_id/rotate')
   @RequiresRole('admin')
+  @ApiSuccess(CREATED_API_KEY_SCHEMA)
   rotate(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,

@@ -19,6 +19,8 @@ import { GetApiKeyQuery } from './queries/get-api-key/get-api-key.query';
 import { GetServiceAccountQuery } from './queries/get-service-account/get-service-account.query';
 import { ListApiKeysQuery } from './queries/list-api-keys/list-api-keys.query';
 import { ListServiceAccountsQuery } from './queries/list-service-accounts/list-service-accounts.query';
+import { ApiSuccess, arrayOf, message } from '../../common/openapi/response-schema';
+import { API_KEY_SCHEMA, CREATED_API_KEY_SCHEMA, SERVICE_ACCOUNT_SCHEMA } from './dto/identity.schema';
 
 /** Service accounts of an org and their API keys. Writes need admin; reads, any role. */
 @Controller('service-accounts')
@@ -30,6 +32,7 @@ export class ServiceAccountsController {
 
   @Post(':org')
   @RequiresRole('admin')
+  @ApiSuccess(SERVICE_ACCOUNT_SCHEMA)
   create(@CurrentOrg() org: OrgContext, @CurrentPrincipal() principal: Principal, @Body() body: CreateServiceAccountRequestDto) {
     return this.commandBus.execute(
       new CreateServiceAccountCommand({
@@ -42,17 +45,20 @@ export class ServiceAccountsController {
   }
 
   @Get(':org')
+  @ApiSuccess(arrayOf(SERVICE_ACCOUNT_SCHEMA))
   list(@CurrentOrg() org: OrgContext) {
     return this.queryBus.execute(new ListServiceAccountsQuery(orgScope(org)));
   }
 
   @Get(':org/:service_account')
+  @ApiSuccess(SERVICE_ACCOUNT_SCHEMA)
   get(@CurrentOrg() org: OrgContext, @Param('service_account') name: string) {
     return this.queryBus.execute(new GetServiceAccountQuery({ ...orgScope(org), name }));
   }
 
   @Patch(':org/:service_account')
   @RequiresRole('admin')
+  @ApiSuccess(SERVICE_ACCOUNT_SCHEMA)
   update(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
@@ -72,12 +78,14 @@ export class ServiceAccountsController {
   @Delete(':org/:service_account')
   @RequiresRole('admin')
   @Header('Content-Type', 'application/json; charset=utf-8')
+  @ApiSuccess(message)
   async remove(@CurrentOrg() org: OrgContext, @CurrentPrincipal() principal: Principal, @Param('service_account') name: string) {
     return toJsonString(await this.commandBus.execute(new DeleteServiceAccountCommand({ ...actingScope(org, principal), name })));
   }
 
   @Post(':org/:service_account/api-keys')
   @RequiresRole('admin')
+  @ApiSuccess(CREATED_API_KEY_SCHEMA)
   createKey(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
@@ -95,11 +103,13 @@ export class ServiceAccountsController {
   }
 
   @Get(':org/:service_account/api-keys')
+  @ApiSuccess(arrayOf(API_KEY_SCHEMA))
   listKeys(@CurrentOrg() org: OrgContext, @Param('service_account') name: string) {
     return this.queryBus.execute(new ListApiKeysQuery({ ...orgScope(org), holder: serviceAccountHolder(name) }));
   }
 
   @Get(':org/:service_account/api-keys/:key_id')
+  @ApiSuccess(API_KEY_SCHEMA)
   getKey(@CurrentOrg() org: OrgContext, @Param('service_account') name: string, @Param('key_id') keyId: string) {
     return this.queryBus.execute(new GetApiKeyQuery({ ...orgScope(org), holder: serviceAccountHolder(name), keyId }));
   }
@@ -108,6 +118,7 @@ export class ServiceAccountsController {
   @Delete(':org/:service_account/api-keys/:key_id')
   @RequiresRole('admin')
   @Header('Content-Type', 'application/json; charset=utf-8')
+  @ApiSuccess(message)
   async revokeKey(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
@@ -121,6 +132,7 @@ export class ServiceAccountsController {
 
   @Post(':org/:service_account/api-keys/:key_id/rotate')
   @RequiresRole('admin')
+  @ApiSuccess(CREATED_API_KEY_SCHEMA)
   rotateKey(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,

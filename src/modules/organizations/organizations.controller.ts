@@ -4,6 +4,8 @@ import { CurrentOrg } from '../../common/auth/auth.decorators';
 import { OrgContext } from '../../common/auth/principal';
 import { GetOrganizationQuery } from './queries/get-organization/get-organization.query';
 import { orgScope } from '../../common/cqrs/org-scoped';
+import { ApiSuccess } from '../../common/openapi/response-schema';
+import { MEMBER_ORGANIZATION_SCHEMA } from './dto/organization.schema';
 
 @Controller('organizations')
 export class OrganizationsController {
@@ -11,6 +13,7 @@ export class OrganizationsController {
 
   /** The org as its members see it, with the caller's own role (a quick "is my key right?" check). */
   @Get(':org')
+  @ApiSuccess(MEMBER_ORGANIZATION_SCHEMA)
   get(@CurrentOrg() org: OrgContext) {
     return this.queryBus.execute(new GetOrganizationQuery({ ...orgScope(org), callerRole: org.role }));
   }

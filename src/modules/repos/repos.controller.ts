@@ -9,6 +9,8 @@ import { ListReposQuery } from './queries/list-repos/list-repos.query';
 import { ListReposQueryDto } from './queries/list-repos/list-repos.request.dto';
 import { orgScope } from '../../common/cqrs/org-scoped';
 import { JoinedPathPipe } from '../../common/http/joined-path.pipe';
+import { ApiSuccess } from '../../common/openapi/response-schema';
+import { REPO_PAGE_SCHEMA, REPO_SCHEMA, REPO_TAGS_SCHEMA } from './dto/repo.schema';
 
 @Controller('repos')
 export class ReposController {
@@ -16,6 +18,7 @@ export class ReposController {
 
   /** Paginated, sorted by name; filters `name` (exact), `search`, `provider`, `repo_id`, `tag` (repeatable). */
   @Get(':org')
+  @ApiSuccess(REPO_PAGE_SCHEMA)
   list(@CurrentOrg() org: OrgContext, @Query() q: ListReposQueryDto) {
     const tags = q.tag === undefined ? [] : Array.isArray(q.tag) ? q.tag : [q.tag];
     return this.queryBus.execute(
@@ -30,6 +33,7 @@ export class ReposController {
 
   /** Repo tag choices. Declared before the repo-name route, so `tags` is never read as a repo name. */
   @Get(':org/tags')
+  @ApiSuccess(REPO_TAGS_SCHEMA)
   tags(@CurrentOrg() org: OrgContext) {
     return this.queryBus.execute(new ListRepoTagsQuery(orgScope(org)));
   }
@@ -39,6 +43,7 @@ export class ReposController {
    * Other `/repos/{org}/<literal>` routes (tags above) must be declared before it.
    */
   @Get(':org/*name')
+  @ApiSuccess(REPO_SCHEMA)
   get(@CurrentOrg() org: OrgContext, @Param('name', JoinedPathPipe) name: string, @Query() q: GetRepoQueryDto) {
     return this.queryBus.execute(new GetRepoQuery({ ...orgScope(org), name, provider: q.provider }));
   }

@@ -7,6 +7,7 @@ import { actingScope } from '../../common/cqrs/org-scoped';
 import { jsonString } from '../../common/http/json-string';
 import { UpdateTagsCommand } from './commands/update-tags/update-tags.command';
 import { UpdateTagsRequestDto } from './commands/update-tags/update-tags.request.dto';
+import { ApiSuccess, message } from '../../common/openapi/response-schema';
 
 @Controller('tags')
 export class TagsController {
@@ -14,6 +15,7 @@ export class TagsController {
 
   /** 200 `"OK"`. */
   @Patch(':org/:resource_type/:resource_id')
+  @ApiSuccess(message)
   async update(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,

@@ -13,6 +13,8 @@ import { GetTrailQuery } from './queries/get-trail/get-trail.query';
 import { ListTrailsQuery } from './queries/list-trails/list-trails.query';
 import { ListFlowTrailsQueryDto, ListOrgTrailsQueryDto } from './queries/list-trails/list-trails.request.dto';
 import { actingScope, orgScope } from '../../common/cqrs/org-scoped';
+import { ApiSuccess, message } from '../../common/openapi/response-schema';
+import { TRAIL_MOMENT_SCHEMA, TRAIL_PAGE_SCHEMA, TRAIL_SCHEMA } from './dto/trail.schema';
 
 @Controller('trails')
 export class TrailsController {
@@ -22,6 +24,7 @@ export class TrailsController {
   ) {}
 
   @Get(':org')
+  @ApiSuccess(TRAIL_PAGE_SCHEMA)
   listForOrg(@CurrentOrg() org: OrgContext, @Query() q: ListOrgTrailsQueryDto) {
     return this.queryBus.execute(
       new ListTrailsQuery({
@@ -37,6 +40,7 @@ export class TrailsController {
   /** 201 when begun, 200 when updated (the CLI prints which). */
   @Put(':org/:flow')
   @UseInterceptors(TemplateFormInterceptor)
+  @ApiSuccess(message, { status: [201,200] })
   async begin(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
@@ -52,6 +56,7 @@ export class TrailsController {
   }
 
   @Get(':org/:flow')
+  @ApiSuccess(TRAIL_PAGE_SCHEMA)
   listForFlow(@CurrentOrg() org: OrgContext, @Param('flow') flow: string, @Query() q: ListFlowTrailsQueryDto) {
     return this.queryBus.execute(
       new ListTrailsQuery({ ...orgScope(org), filters: { flow }, flowInPath: true, page: q.page, perPage: q.per_page }),
@@ -59,12 +64,14 @@ export class TrailsController {
   }
 
   @Get(':org/:flow/:trail')
+  @ApiSuccess(TRAIL_SCHEMA)
   get(@CurrentOrg() org: OrgContext, @Param('flow') flow: string, @Param('trail') trail: string) {
     return this.queryBus.execute(new GetTrailQuery({ ...orgScope(org), flowName: flow, trailName: trail }));
   }
 
   @Get(':org/:flow/:trail/moments/:expression')
   @RequiresBeta('trail_moments')
+  @ApiSuccess(TRAIL_MOMENT_SCHEMA)
   moment(
     @CurrentOrg() org: OrgContext,
     @Param('flow') flow: string,

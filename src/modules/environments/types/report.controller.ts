@@ -9,6 +9,7 @@ import { jsonString } from '../../../common/http/json-string';
 import { validateDto } from '../../../common/validation/strict-validation.pipe';
 import { ReportEnvironmentCommand } from '../commands/report-environment/report-environment.command';
 import { EnvironmentTypeDefinition, ReportBody } from './environment-type';
+import { ApiSuccess, message } from '../../../common/openapi/response-schema';
 
 /** Validates a report body against its type's DTO, with the global pipe's rules and error shape. */
 class ReportBodyPipe implements PipeTransform<unknown, ReportBody> {
@@ -46,6 +47,7 @@ export function reportControllerFor(definition: EnvironmentTypeDefinition<any>):
 
     @Put(`:org/:env/report/${definition.name}`)
     @RequiresRole('snapshotter')
+    @ApiSuccess(message, { status: [201,200] })
     async report(
       @CurrentOrg() org: OrgContext,
       @CurrentPrincipal() principal: Principal,

@@ -8,6 +8,7 @@ import { FlowNameParam, TrailNameParam } from '../../../../common/validation/nam
 import { AttestationUpload, UploadedAttestation } from '../../upload/attestation-upload.pipe';
 import { AttestDecisionCommand } from './attest-decision.command';
 import { SystemDecisionRequestDto } from './decision-attestation.request.dto';
+import { ApiSuccess, message } from '../../../../common/openapi/response-schema';
 
 @Controller('attestations')
 export class DecisionAttestationController {
@@ -17,6 +18,7 @@ export class DecisionAttestationController {
   @Post(':org/:flow_name/trail/:trail_name/system')
   @HttpCode(201)
   @Header('Content-Type', 'application/json; charset=utf-8')
+  @ApiSuccess(message)
   attest(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,

@@ -8,6 +8,7 @@ import { AttestMultipartCommand } from '../../commands/attest-multipart/attest-m
 import { AttestationUpload, UploadedAttestation } from '../../upload/attestation-upload.pipe';
 import { GenericAttestationRequestDto } from './generic-attestation.request.dto';
 import { actingScope } from '../../../../common/cqrs/org-scoped';
+import { ApiSuccess, message } from '../../../../common/openapi/response-schema';
 
 @Controller('attestations')
 export class GenericAttestationController {
@@ -17,6 +18,7 @@ export class GenericAttestationController {
   @Post(':org/:flow_name/trail/:trail_name/generic')
   @HttpCode(201)
   @Header('Content-Type', 'application/json; charset=utf-8')
+  @ApiSuccess(message)
   attest(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,

@@ -1,0 +1,18 @@
+import { arrayOf, boolean, describe, integer, mapOf, object, string, timestamp } from '../../../common/openapi/response-schema';
+
+/** ControlResponse (control.response.ts). */
+export const CONTROL_SCHEMA = object({
+  identifier: string,
+  name: string,
+  version: integer,
+  created_by: string,
+  description: string,
+  links: mapOf(string),
+  created_at: timestamp,
+  last_modified_at: timestamp,
+  tags: mapOf(string),
+  archived: boolean,
+  policies_referencing: describe(arrayOf(string), 'Digests (sha256:<hex>) of the policies that decided on this control, most recent first'),
+});
+
+export const CONTROL_PAGE_SCHEMA = object({ controls: arrayOf(CONTROL_SCHEMA), page: integer, per_page: integer, total_pages: integer, total_count: integer });

@@ -1,0 +1,41 @@
+import { anyJson, arrayOf, boolean, describe, integer, nullable, object, oneOf, pageOf, string, timestamp } from '../../../common/openapi/response-schema';
+
+/** EvaluationResponse (evaluation.response.ts). */
+export const EVALUATION_SCHEMA = object(
+  {
+    id: string,
+    status: oneOf('pending', 'completed', 'failed'),
+    requested_at: timestamp,
+    recorded_at: timestamp,
+    result: describe(anyJson, 'When completed: what the policy decided'),
+    error: describe(object({ kind: string, message: string }), 'When failed'),
+    decision_attestation_id: nullable(string),
+    control: nullable(string),
+    verification: object({
+      policy_digest: string,
+      trails: arrayOf(object({ flow_name: string, trail_name: string, moment_number: integer })),
+      input_digest: nullable(string),
+      result_digest: nullable(string),
+      engine: nullable(string),
+      engine_version: nullable(string),
+      recorded_at: describe(string, 'recorded_at exactly (Unix seconds with microseconds)'),
+    }),
+  },
+  ['result', 'error', 'decision_attestation_id'],
+);
+
+export const EVALUATION_PAGE_SCHEMA = pageOf(EVALUATION_SCHEMA);
+
+const recordedAndReplayed = object({ recorded: nullable(string), replayed: nullable(string) });
+
+/** ReplayResponse (replay-evaluation.command.ts). */
+export const REPLAY_SCHEMA = object(
+  {
+    evaluation_id: string,
+    identical: describe(boolean, 'The stored input and result digests were both reproduced'),
+    input_digest: recordedAndReplayed,
+    result_digest: recordedAndReplayed,
+    error_kind: object({ recorded: string, replayed: nullable(string) }),
+  },
+  ['error_kind'],
+);

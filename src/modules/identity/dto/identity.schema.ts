@@ -1,0 +1,22 @@
+import { describe, nullable, object, string, timestamp } from '../../../common/openapi/response-schema';
+
+/** ServiceAccountResponse (service-account.response.ts). */
+export const SERVICE_ACCOUNT_SCHEMA = object({ name: string, description: string, privilege: string, created_by: string, created_at: timestamp });
+
+const neverExpires = describe(timestamp, 'Unix seconds; 0 means never');
+
+/** ApiKeyResponse (api-key.response.ts): never the key's value. */
+export const API_KEY_SCHEMA = object({ id: string, description: string, created_at: timestamp, expires_at: neverExpires, last_used_at: nullable(timestamp) });
+
+/** CreatedApiKeyResponse: the only answer that shows the key. */
+export const CREATED_API_KEY_SCHEMA = object(
+  {
+    id: string,
+    key: describe(string, 'The key; shown once'),
+    description: string,
+    created_at: timestamp,
+    expires_at: neverExpires,
+    grace_period_expires_at: describe(timestamp, 'Rotate only: when the key it replaces stops working'),
+  },
+  ['grace_period_expires_at'],
+);
