@@ -1,11 +1,12 @@
 import type { Express, NextFunction, Request, Response } from 'express';
 import * as express from 'express';
 import { randomUUID } from 'node:crypto';
-import { UnsupportedMediaTypeError } from '../errors/app-error';
+import { NotFoundError, UnsupportedMediaTypeError } from '../errors/app-error';
 import { sendError } from '../errors/send-error';
 import { JsonLogger } from '../logging/json-logger';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const NUL_IN_PATH = /%00/i;
 
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
@@ -15,8 +16,8 @@ function hasBody(req: Request): boolean {
 
 /**
  * Express-level pieces that run before Nest's router: request id and access log, JSON body parsing that
- * also takes `null` and empty bodies (the open-source CLI sends both), the 415 rule, and an error handler so
- * body-parser failures get the same `{message, errors}` body as everything else.
+ * also takes `null` and empty bodies (the open-source CLI sends both), paths with a NUL (404), the 415 rule,
+ * and an error handler so body-parser failures get the same `{message, errors}` body as everything else.
  */
 export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitBytes: number): void {
   app.disable('x-powered-by');
@@ -40,6 +41,13 @@ export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitB
         org: (req as any).org?.name,
       });
     });
+    next();
+  });
+
+  // A NUL character in the path: every path parameter is a name, an id or an expression, and none can hold
+  // one (PostgreSQL cannot even compare with it), so the path names nothing. Before routing, for every route.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (NUL_IN_PATH.test(req.path)) return next(new NotFoundError('Not found: a path with a NUL character (%00) names nothing'));
     next();
   });
 
