@@ -39,6 +39,29 @@ describe('edge checks: NUL characters, numbers out of range, hostile YAML', () =
       expect(await attestationCount()).toBe(before);
     });
 
+    it('in an attachment file name: 400 naming the part, nothing stored', async () => {
+      const before = await attestationCount();
+      const body = [
+        '--B',
+        'Content-Disposition: form-data; name="data_json"',
+        '',
+        JSON.stringify({ attestation_name: 'nul-file', is_compliant: true }),
+        '--B',
+        'Content-Disposition: form-data; name="attachment_file"; filename="a\u0000.txt"',
+        'Content-Type: text/plain',
+        '',
+        'evidence',
+        '--B--',
+        '',
+      ].join('\r\n');
+      const res = await as(t.http().post(`/api/v2/attestations/${org.name}/${flow}/trail/${trail}/generic`))
+        .set('Content-Type', 'multipart/form-data; boundary=B')
+        .send(Buffer.from(body))
+        .expect(400);
+      expect(res.body.errors).toEqual({ attachment_file: expect.stringMatching(/file name must not contain NUL/) });
+      expect(await attestationCount()).toBe(before);
+    });
+
     it('in a JSON body, a key, or an unpaired surrogate: 400 naming each', async () => {
       const res = await as(t.http().put(`/api/v2/flows/${org.name}`))
         .set('Content-Type', 'application/json')
