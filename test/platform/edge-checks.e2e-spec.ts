@@ -83,6 +83,15 @@ describe('edge checks: NUL characters, numbers out of range, hostile YAML', () =
     });
   });
 
+  it('a JSON document nested past 64 levels: 400 where the limit is crossed (deep nesting overflowed validation)', async () => {
+    const deep = '['.repeat(5000) + ']'.repeat(5000);
+    const res = await as(t.http().put(`/api/v2/actions/${org.name}/flows`))
+      .set('Content-Type', 'application/json')
+      .send(`{"name":"deep","flows":["${flow}"],"triggers":["ON_ATTESTATION"],"targets":[${deep}]}`)
+      .expect(400);
+    expect(res.body.errors).toEqual({ [`targets${'[0]'.repeat(63)}`]: 'must not nest more than 64 levels deep' });
+  });
+
   describe('numbers out of range: 400 with the parameter key', () => {
     it.each([
       ['page=99999999999999999999', 'query.page'],

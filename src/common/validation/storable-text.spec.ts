@@ -1,4 +1,4 @@
-import { isStorableText, unstorableText, UNSTORABLE_TEXT } from './storable-text';
+import { isStorableText, MAX_DOCUMENT_DEPTH, TOO_DEEP, unstorableText, UNSTORABLE_TEXT } from './storable-text';
 
 describe('storable text', () => {
   it('takes any well-formed text, including astral characters and other control characters', () => {
@@ -20,9 +20,14 @@ describe('storable text', () => {
     expect(unstorableText({ a: [1, true, null, 'b'] })).toEqual({});
   });
 
-  it('walks a deeply nested document without overflowing the stack', () => {
-    let value: unknown = '\u0000';
-    for (let i = 0; i < 200_000; i++) value = [value];
-    expect(Object.values(unstorableText(value))).toEqual([UNSTORABLE_TEXT]);
+  it('refuses a document nested deeper than the limit, once, where the limit is crossed, without overflowing', () => {
+    const nest = (depth: number, inner: unknown = 1) => {
+      let value: unknown = inner;
+      for (let i = 0; i < depth; i++) value = [value];
+      return value;
+    };
+    expect(unstorableText({ a: nest(MAX_DOCUMENT_DEPTH - 1) })).toEqual({});
+    expect(unstorableText({ a: nest(MAX_DOCUMENT_DEPTH) })).toEqual({ ['a' + '[0]'.repeat(MAX_DOCUMENT_DEPTH - 1)]: TOO_DEEP });
+    expect(Object.values(unstorableText({ a: nest(200_000), b: nest(200_000) }))).toEqual([TOO_DEEP]);
   });
 });
