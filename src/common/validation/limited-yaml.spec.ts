@@ -39,6 +39,12 @@ describe('parseLimitedYaml', () => {
     expect(problem('a: ' + '['.repeat(100_000) + ']'.repeat(100_000))).not.toBeNull();
   });
 
+  it('finds duplicate keys, also in a large mapping (the check of the parser itself is quadratic: seconds for 20,000 keys)', () => {
+    const keys = Array.from({ length: 50_000 }, (_, i) => `k${i}: ${i}`);
+    expect(problem([...keys, 'k7: again'].join('\n'), LENIENT)).toBe('is not valid YAML: map keys must be unique (k7)');
+    expect(problem(keys.join('\n'), LENIENT)).toBeNull();
+  });
+
   it('refuses unknown tags when asked to, and reports syntax errors and several documents', () => {
     expect(problem('a: !!js/function "f"\n')).toMatch(/^uses a tag this service does not read/);
     expect(problem('a: !!js/function "f"\n', LENIENT)).toBeNull();

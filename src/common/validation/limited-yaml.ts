@@ -1,4 +1,4 @@
-import { isAlias, isMap, isPair, isSeq, parseDocument } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
 
 /**
  * The limits every YAML document from a request is read with, stated here rather than left to the parser's
@@ -19,7 +19,9 @@ export class YamlLimitError extends Error {}
 export function parseLimitedYaml(source: string, limits: YamlLimits): unknown {
   let doc: ReturnType<typeof parseDocument>;
   try {
-    doc = parseDocument(source, { uniqueKeys: true, prettyErrors: false, strict: true });
+    // Duplicate keys are found below: the parser's own check compares each key with every earlier one of its
+    // mapping, which takes seconds for a mapping of some ten thousand keys.
+    doc = parseDocument(source, { uniqueKeys: false, prettyErrors: false, strict: true });
   } catch (error) {
     if (error instanceof RangeError) throw new YamlLimitError(`nests more than ${limits.maxDepth} levels deep`);
     throw new YamlLimitError(`is not valid YAML: ${firstLine(error)}`);
@@ -38,6 +40,14 @@ export function parseLimitedYaml(source: string, limits: YamlLimits): unknown {
       stack.push([node.key, depth], [node.value, depth]);
     } else if (isMap(node) || isSeq(node)) {
       if (depth >= limits.maxDepth) throw new YamlLimitError(`nests more than ${limits.maxDepth} levels deep`);
+      if (isMap(node)) {
+        const keys = new Set<unknown>();
+        for (const pair of node.items) {
+          if (!isScalar(pair.key)) continue;
+          if (keys.has(pair.key.value)) throw new YamlLimitError(`is not valid YAML: map keys must be unique (${String(pair.key.value).slice(0, 64)})`);
+          keys.add(pair.key.value);
+        }
+      }
       for (const item of node.items as unknown[]) stack.push([item, depth + 1]);
     }
   }
