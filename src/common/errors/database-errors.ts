@@ -59,3 +59,30 @@ export function sqlState(error: unknown): string | undefined {
   const code = e?.driverError?.code ?? e?.code;
   return typeof code === 'string' ? code : undefined;
 }
+
+/**
+ * SQLSTATEs that mean "PostgreSQL cannot take a value the request carried" (class 22, data exception): text it
+ * cannot store, a number or time out of its type's range, a value that does not parse as its type. The edge
+ * checks these first, with a 400 naming the field; this is the last line of defence for a check that is
+ * missing, so that such a request is still a 400 and never a 500.
+ */
+const INPUT_CODES: Record<string, string> = {
+  '22P05': 'text that cannot be stored (a NUL character or an unpaired surrogate)',
+  '22021': 'text that cannot be stored (a NUL character or bytes that are not UTF-8)',
+  '22003': 'a number out of range',
+  '22008': 'a date or time out of range',
+  '22007': 'a date or time in a form that cannot be read',
+  '22P02': 'a value that does not have the expected form',
+  '22001': 'a value that is too long',
+  '2201E': 'a number out of range',
+  '2201W': 'a number out of range',
+  '2201X': 'a number out of range',
+  '22023': 'a value out of range',
+  '54001': 'a value too complex to process',
+};
+
+/** What was wrong with the request's data when PostgreSQL refused it as input, or undefined. */
+export function refusedInput(error: unknown): string | undefined {
+  const code = sqlState(error);
+  return code === undefined ? undefined : INPUT_CODES[code];
+}

@@ -19,6 +19,19 @@ describe('toErrorResponse', () => {
     expect(toErrorResponse(wrapped).status).toBe(503);
   });
 
+  it('answers 400, never 500, when PostgreSQL refuses a value of the request (an edge check that is missing)', () => {
+    const nul = { message: 'invalid byte sequence for encoding "UTF8": 0x00', driverError: { code: '22021' } };
+    expect(toErrorResponse(nul)).toMatchObject({ status: 400, body: { message: expect.stringMatching(/cannot be stored/), errors: null } });
+    expect(toErrorResponse(nul).refusedByDatabase).toBe(nul);
+    for (const code of ['22P05', '22003', '22008', '22007', '22P02']) {
+      const rendered = toErrorResponse(Object.assign(new Error('value "99999999999999999999" is out of range for type bigint'), { code }));
+      expect([code, rendered.status, rendered.unexpected]).toEqual([code, 400, undefined]);
+      expect(rendered.body.message).not.toMatch(/bigint|9999/);
+    }
+    // Not input: a constraint, a syntax error.
+    expect(toErrorResponse(Object.assign(new Error('x'), { code: '42601' })).status).toBe(500);
+  });
+
   it('hides unexpected errors behind an id: no stack, no SQL', () => {
     const rendered = toErrorResponse(new Error('syntax error at or near "SELEC" in SELEC * FROM secrets'));
     expect(rendered.status).toBe(500);

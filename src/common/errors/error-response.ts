@@ -1,12 +1,14 @@
 import { HttpException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AppError, FieldErrors } from './app-error';
-import { isDatabaseUnavailable } from './database-errors';
+import { isDatabaseUnavailable, refusedInput } from './database-errors';
 
 export interface ErrorResponse {
   status: number;
   body: { message: string; errors: FieldErrors | null; error_id?: string };
   headers: Record<string, string>;
+  /** Set when PostgreSQL refused a value of the request that no edge check caught. */
+  refusedByDatabase?: unknown;
   /** Set for unexpected errors: the id is in the body and in the log line, the stack only in the log. */
   unexpected?: { errorId: string; error: unknown };
 }
@@ -70,6 +72,11 @@ export function toErrorResponse(error: unknown): ErrorResponse {
       body: { message: 'Database temporarily unavailable, please retry', errors: null },
       headers: { 'Retry-After': '5' },
     };
+  }
+  const refused = refusedInput(error);
+  if (refused) {
+    // Logged (see send-error): it means an edge check is missing for this input.
+    return { status: 400, body: { message: `The request carries ${refused}`, errors: null }, headers: {}, refusedByDatabase: error };
   }
   const errorId = randomUUID();
   return {

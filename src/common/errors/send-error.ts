@@ -16,6 +16,15 @@ export function sendError(error: unknown, req: Request, res: Response, logger: J
       error: e?.message,
       stack: e?.stack,
     });
+  } else if (rendered.refusedByDatabase) {
+    const e = rendered.refusedByDatabase as { code?: unknown; message?: unknown; driverError?: { code?: unknown } };
+    logger.warn('input refused by the database (an edge check is missing)', {
+      request_id: (req as any).requestId,
+      method: req.method,
+      path: req.originalUrl.split('?')[0],
+      sqlstate: e?.driverError?.code ?? e?.code,
+      error: e?.message,
+    });
   } else if (rendered.status === 503) {
     // Which dependency is down, by the error's stable code (`database_unavailable`, `evidence_store_unavailable`).
     const what = error instanceof AppError ? error.code.replace(/_/g, ' ') : 'database unavailable';

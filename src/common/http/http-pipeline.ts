@@ -1,7 +1,7 @@
 import type { Express, NextFunction, Request, Response } from 'express';
 import * as express from 'express';
 import { randomUUID } from 'node:crypto';
-import { UnsupportedMediaTypeError } from '../errors/app-error';
+import { NotFoundError, UnsupportedMediaTypeError } from '../errors/app-error';
 import { sendError } from '../errors/send-error';
 import { JsonLogger } from '../logging/json-logger';
 import { requestContext } from '../logging/request-context';
@@ -9,11 +9,12 @@ import { bodyGate, hasBody, mediaType } from './body-gate';
 import { securityHeaders } from './security-headers';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const NUL_IN_PATH = /%00/i;
 
 /**
  * Express-level pieces that run before Nest's router: security headers, request id and access log, the body gate (Content-Encoding
  * 415, wire size 413), JSON body parsing that also takes `null` and empty bodies (the open-source CLI sends both)
- * and decodes gzip, deflate and br, the 415 rule, and an error handler so body-parser failures get the same
+ * and decodes gzip, deflate and br, paths with a NUL (404), the 415 rule, and an error handler so body-parser failures get the same
  * `{message, errors}` body as everything else.
  */
 export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitBytes: number): void {
@@ -44,6 +45,12 @@ export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitB
   });
 
   app.use(bodyGate(bodyLimitBytes, (error, req, res) => sendError(error, req, res, logger)));
+  // A NUL character in the path: every path parameter is a name, an id or an expression, and none can hold
+  // one (PostgreSQL cannot even compare with it), so the path names nothing. Before routing, for every route.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (NUL_IN_PATH.test(req.path)) return next(new NotFoundError('Not found: a path with a NUL character (%00) names nothing'));
+    next();
+  });
 
   // The 415 rule, then JSON bodies; multipart bodies are left to the route that reads them.
   const json = express.json({ limit: bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] });

@@ -32,6 +32,13 @@ describe('parseMomentExpression', () => {
     ['@{2026-11-21T23:40:00}', at('2026-11-21T23:40:00Z')],
     ['@{2026-11-21T23:40:00.25}', at('2026-11-21T23:40:00.250Z')],
     ['@{2024-02-29T00:00:00Z}', at('2024-02-29T00:00:00Z')],
+    ['@{1970-01-01T00:00:00Z}', { kind: 'at', epochMicros: 0n }],
+    ['@{9999-12-31T23:59:59.999999Z}', at('9999-12-31T23:59:59.999Z', 999n)],
+    ['@{253402300799}', at('9999-12-31T23:59:59Z')],
+    ['@{365250.days.ago}', { kind: 'ago', amount: 365250, unit: 'day' }],
+    ['@{12000.months.ago}', { kind: 'ago', amount: 12000, unit: 'month' }],
+    ['~999999999999999999', { kind: 'back', steps: 2147483647 }],
+    ['-999999999999999999', { kind: 'back', steps: 2147483647 }],
   ])('%s', (expression, expected) => {
     expect(parseMomentExpression(expression)).toEqual(expected);
   });
@@ -64,6 +71,15 @@ describe('parseMomentExpression', () => {
     '@{2026-11-21T23:40:00+25:00}',
     '@{-1763770000}',
     '99999999999999999999',
+    '@{999999999.days.ago}',
+    '@{365251.days.ago}',
+    '@{12001.months.ago}',
+    '@{8766001.hours.ago}',
+    '@{253402300800}',
+    '@{999999999999}',
+    '@{0050-01-01T00:00:00Z}',
+    '@{1969-12-31T23:59:59Z}',
+    '@{1970-01-01T00:30:00+01:00}',
   ])('rejects %p', (expression) => {
     expect(() => parseMomentExpression(expression)).toThrow(MomentExpressionError);
   });

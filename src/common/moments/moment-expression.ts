@@ -10,6 +10,10 @@
  *   latest
  *   @{now} | @{<RFC 3339>} | @{YYYY-MM-DDTHH:MM:SS[.fraction]} (UTC) | @{<Unix seconds[.fraction]>}
  *   @{N.<unit>.ago}   unit: second(s), minute(s), hour(s), day(s), week(s), month(s)
+ *
+ * Ranges, checked here so that no expression reaches the database out of its types' range: an instant lies
+ * between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z; `N.<unit>.ago` reaches back at most 1,000
+ * years; a number or count beyond the largest moment number (2147483647) names no moment.
  */
 export type MomentSelector =
   | { kind: 'number'; number: number }
@@ -26,6 +30,19 @@ export class MomentExpressionError extends Error {}
 
 /** Moment numbers are int4 in the database; larger ones simply do not exist. */
 export const MAX_MOMENT = 2_147_483_647;
+
+/** The last second of 9999-12-31 UTC: the latest instant an expression may name. */
+export const MAX_INSTANT_SECONDS = 253_402_300_799;
+
+/** How many of each unit make 1,000 years (a year of 365.25 days, a month of a twelfth of that). */
+const MAX_AGO: Record<AgoUnit, number> = {
+  second: 31_557_600_000,
+  minute: 525_960_000,
+  hour: 8_766_000,
+  day: 365_250,
+  week: 52_178,
+  month: 12_000,
+};
 
 const NUMBER = /^#?(\d{1,18})$/;
 const FROM_LATEST = /^-(\d{1,18})$/;
@@ -49,10 +66,11 @@ export function parseMomentExpression(raw: string): MomentSelector {
   if (m) {
     const n = Number(m[1]);
     if (n < 1) throw new MomentExpressionError("'-N' counts from the latest moment, which is -1");
-    return { kind: 'back', steps: n - 1 };
+    // Any count past the largest moment number names nothing; capped so that it stays a database integer.
+    return { kind: 'back', steps: Math.min(n - 1, MAX_MOMENT) };
   }
   m = BEHIND_LATEST.exec(text);
-  if (m) return { kind: 'back', steps: Number(m[1]) };
+  if (m) return { kind: 'back', steps: Math.min(Number(m[1]), MAX_MOMENT) };
 
   if (text.startsWith('@{') && text.endsWith('}')) return parseInstant(text.slice(2, -1).trim());
   throw new MomentExpressionError(
@@ -63,14 +81,26 @@ export function parseMomentExpression(raw: string): MomentSelector {
 function parseInstant(inner: string): MomentSelector {
   if (inner === 'now') return { kind: 'now' };
   let m = AGO.exec(inner);
-  if (m) return { kind: 'ago', amount: Number(m[1]), unit: m[2] as AgoUnit };
+  if (m) {
+    const unit = m[2] as AgoUnit;
+    const amount = Number(m[1]);
+    if (amount > MAX_AGO[unit]) throw new MomentExpressionError(`'N.${unit}s.ago' reaches back at most 1000 years (N up to ${MAX_AGO[unit]})`);
+    return { kind: 'ago', amount, unit };
+  }
   m = UNIX.exec(inner);
-  if (m) return { kind: 'at', epochMicros: BigInt(m[1]) * 1_000_000n + fractionMicros(m[2]) };
+  if (m) return { kind: 'at', epochMicros: inRange(BigInt(m[1]) * 1_000_000n + fractionMicros(m[2])) };
   m = DATE_TIME.exec(inner);
-  if (m) return { kind: 'at', epochMicros: dateTimeMicros(m) };
+  if (m) return { kind: 'at', epochMicros: inRange(dateTimeMicros(m)) };
   throw new MomentExpressionError(
     "@{...} must hold now, an RFC 3339 time, YYYY-MM-DDTHH:MM:SS[.fraction] (UTC), Unix seconds, or 'N.<unit>.ago'",
   );
+}
+
+function inRange(epochMicros: bigint): bigint {
+  if (epochMicros < 0n || epochMicros >= (BigInt(MAX_INSTANT_SECONDS) + 1n) * 1_000_000n) {
+    throw new MomentExpressionError('@{...} must name an instant from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z');
+  }
+  return epochMicros;
 }
 
 /** Digits beyond microseconds are dropped: truncation keeps "at or before the instant" exact. */
@@ -81,6 +111,8 @@ function fractionMicros(fraction: string | undefined): bigint {
 
 function dateTimeMicros(m: RegExpExecArray): bigint {
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  // Before Date.UTC, which reads years 0 to 99 as 1900 to 1999.
+  if (year < 1970) throw new MomentExpressionError('@{...} must name an instant from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z');
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   if (month < 1 || month > 12) throw new MomentExpressionError('month must be 01 to 12');
   if (day < 1 || day > daysInMonth) throw new MomentExpressionError(`day must be 01 to ${daysInMonth}`);

@@ -1,12 +1,16 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
-/** List paging: `page` from 1 (default 1), `per_page` 1..100 (default 20); a value out of range is 400. */
+/** The largest page number (a database integer); a page past the end of a list is simply empty. */
+export const MAX_PAGE = 2_147_483_647;
+
+/** List paging: `page` 1..2147483647 (default 1), `per_page` 1..100 (default 20); a value out of range is 400. */
 export class PageQueryDto {
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
+  @Max(MAX_PAGE)
   page?: number;
 
   @IsOptional()

@@ -4,6 +4,7 @@ import { validateSync, ValidatorOptions } from 'class-validator';
 import { ValidationError } from '../errors/app-error';
 import { acceptIfValid, shieldFreeForm, uncopiedKeys } from './compiled-validation';
 import { flattenValidationErrors, joinPath, UNKNOWN_FIELD } from './flatten-validation-errors';
+import { unstorableText } from './storable-text';
 
 const OPTIONS: ValidatorOptions = {
   whitelist: true,
@@ -26,7 +27,14 @@ export function validateDto<T extends object>(cls: new () => T, value: unknown, 
   if (typeof value !== 'object' || Array.isArray(value)) {
     throw new ValidationError({ [prefix || 'body']: 'must be a JSON object' });
   }
+  assertStorable(value, prefix);
   return acceptIfValid(cls, value) ?? validateFully(cls, value as Record<string, unknown>, prefix);
+}
+
+/** Text PostgreSQL cannot store (NUL, unpaired surrogates) is a 400 naming each field that holds it. */
+export function assertStorable(value: unknown, prefix = ''): void {
+  const errors = unstorableText(value, prefix);
+  if (Object.keys(errors).length) throw new ValidationError(errors);
 }
 
 /**
@@ -55,8 +63,15 @@ export function validateFully<T extends object>(cls: new () => T, value: Record<
 export class StrictValidationPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     const cls = metadata.metatype;
-    if (!cls || PRIMITIVES.has(cls) || metadata.type === 'custom') return value;
-    if (metadata.type === 'param' && metadata.data) return value;
-    return validateDto(cls as new () => object, value, PREFIX[metadata.type] ?? '');
+    const validated = cls && !PRIMITIVES.has(cls) && metadata.type !== 'custom' && !(metadata.type === 'param' && metadata.data);
+    if (!validated) {
+      // A single query field or an untyped body is not checked against a DTO, but still never reaches the
+      // database with text it cannot store (path parameters: see rejectUnstorablePaths).
+      if (metadata.type === 'query' || metadata.type === 'body') {
+        assertStorable(value, metadata.data ? joinPath(PREFIX[metadata.type], metadata.data) : PREFIX[metadata.type]);
+      }
+      return value;
+    }
+    return validateDto(cls! as new () => object, value, PREFIX[metadata.type] ?? '');
   }
 }

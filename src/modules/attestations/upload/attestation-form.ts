@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { boundaryOf, MultipartError, MultipartParser, MultipartPart } from '../../../../libs/multipart/src';
 import { AppError, BadRequestError, PayloadTooLargeError, ValidationError } from '../../../common/errors/app-error';
+import { isStorableText, UNSTORABLE_TEXT } from '../../../common/validation/storable-text';
 import { AttachmentSink, UploadTooLargeError } from './attachment-sink';
 import { StagedEvidence } from './staged-evidence';
 
@@ -58,6 +59,12 @@ export function readAttestationForm(req: Request, limits: AttestationFormLimits)
       ? new MultipartParser(boundary, {
           partBegin(part: MultipartPart) {
             if (++parts > limits.parts) throw new ValidationError({ body: TOO_MANY_PARTS });
+            // The file name and type are stored with the attachment: the same text rule as every other field.
+            for (const [what, text] of [['name', part.name], ['file name', part.filename], ['content type', part.contentType]] as const) {
+              if (text && !isStorableText(text)) {
+                throw new ValidationError({ [isStorableText(part.name) ? part.name : 'body']: `the part's ${what} ${UNSTORABLE_TEXT}` });
+              }
+            }
             if (part.filename === null) {
               if (fields.size >= limits.fields && !fields.has(part.name)) throw new ValidationError({ body: TOO_MANY_PARTS });
               field = { name: part.name, chunks: [], size: 0 };

@@ -1,4 +1,4 @@
-import { parse as parseYaml } from 'yaml';
+import { parseLimitedYaml, YamlLimits } from '../../../common/validation/limited-yaml';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { PolicyBundleError } from './evaluation-error';
 
@@ -34,6 +34,9 @@ export function bundleDigests(files: Record<string, string>): { fileDigests: Rec
   for (const path of Object.keys(files).sort()) fileDigests[path] = sha256Hex(files[path]);
   return { fileDigests, digest: `sha256:${sha256Hex(canonicalJson(fileDigests))}` };
 }
+
+/** Data documents may share values through aliases, within a bound; they nest as deep as data reasonably does. */
+const DATA_YAML_LIMITS: YamlLimits = { maxAliasCount: 100, maxDepth: 64, refuseUnknownTags: false };
 
 const DATA_FILE = /(^|\/)data\.(json|ya?ml)$/;
 
@@ -79,7 +82,7 @@ export function loadBundle(files: Record<string, string>): PolicyBundle {
 function parseDataDocument(path: string, text: string): unknown {
   try {
     if (path.endsWith('.json')) return JSON.parse(text);
-    return parseYaml(text, { maxAliasCount: 100, uniqueKeys: true });
+    return parseLimitedYaml(text, DATA_YAML_LIMITS);
   } catch (error) {
     throw new PolicyBundleError('policy_parse_error', `${path}: ${(error as Error).message.split('\n')[0]}`);
   }

@@ -1,5 +1,5 @@
-import { parseDocument } from 'yaml';
 import { FieldErrors, ValidationError } from '../../../common/errors/app-error';
+import { parseLimitedYaml, YamlLimitError, YamlLimits } from '../../../common/validation/limited-yaml';
 
 /** One expected attestation: its slot name and the attestation type that should fill it. */
 export interface TemplateAttestation {
@@ -28,6 +28,13 @@ export const TEMPLATE_ATTESTATION_TYPE = /^([a-z]+:)?[a-zA-Z0-9][a-zA-Z0-9\-_.]*
 
 export const EMPTY_TEMPLATE: FlowTemplateSpec = { version: 1, trail: { attestations: [], artifacts: [] } };
 
+/**
+ * A template is a small mapping (`version`, `trail`, its lists of attestations and artifacts): it needs no
+ * aliases and no more than a few levels, so aliases are refused and nesting is capped well above what a
+ * valid template uses.
+ */
+export const TEMPLATE_YAML_LIMITS: YamlLimits = { maxAliasCount: 0, maxDepth: 16, refuseUnknownTags: true };
+
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -37,11 +44,13 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
  */
 export function parseFlowTemplate(source: string, field = 'template_file'): FlowTemplateSpec {
   const errors: FieldErrors = {};
-  const doc = parseDocument(source, { uniqueKeys: true, prettyErrors: false });
-  if (doc.errors.length) {
-    throw new ValidationError({ [field]: `is not valid YAML: ${doc.errors[0].message.split('\n')[0]}` });
+  let root: unknown;
+  try {
+    root = parseLimitedYaml(source, TEMPLATE_YAML_LIMITS);
+  } catch (error) {
+    if (error instanceof YamlLimitError) throw new ValidationError({ [field]: error.message });
+    throw error;
   }
-  const root = doc.toJS({ maxAliasCount: 100 }) as unknown;
   if (!isObj(root)) throw new ValidationError({ [field]: 'must be a YAML mapping with version and trail' });
 
   unknownKeys(root, ['version', 'trail'], field, errors);
