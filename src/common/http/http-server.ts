@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import type { HttpServerSettings } from '../config/app-config';
 import { JsonLogger } from '../logging/json-logger';
 import { declaresTooLarge } from './body-gate';
-import { lingeringClose } from './lingering-close';
+import { lingerAfterResponse, lingeringClose } from './lingering-close';
 
 /** Node checks request and headers timeouts on a timer; a timeout fires at most this share of itself late. */
 const CHECKS_PER_TIMEOUT = 4;
@@ -50,6 +50,11 @@ export function configureHttpServer(server: Server, settings: HttpServerSettings
     25,
     Math.min(30_000, Math.floor(Math.min(settings.headersTimeoutMs, settings.requestTimeoutMs) / CHECKS_PER_TIMEOUT)),
   );
+
+  // A response that closes its connection while the client is still sending a body no route reads (a body on a
+  // GET, say: Node then answers with `Connection: close`) would otherwise end with a reset that cuts the answer
+  // short; every connection closes gently instead.
+  server.on('connection', (socket: Socket) => lingerAfterResponse(socket));
 
   // `Expect: 100-continue` (curl sends it for large bodies): invite the body only if it may be read; otherwise
   // the body gate answers 413 before the client has sent a byte of it.
