@@ -91,6 +91,20 @@ describe('faults under mixed load', () => {
   }, 180_000);
 
   afterAll(async () => {
+    // `FAULTS_SUMMARY=<file>`: the run's figures, for bench/RESULTS.md
+    if (process.env.FAULTS_SUMMARY) {
+      const deliveries = receiver.received.length;
+      const events = new Set(receiver.received.map((r) => r.json?.id)).size;
+      const summary = stats.map((s, i) => ({
+        phase: ['PostgreSQL killed', 'service killed'][i],
+        acknowledged_attestations: s.attested.length,
+        accepted_evaluations: s.evaluations.length,
+        answered_503: s.unavailable,
+        no_answer: s.refused,
+        unexpected: s.unexpected.length,
+      }));
+      fs.writeFileSync(process.env.FAULTS_SUMMARY, JSON.stringify({ phases: summary, deliveries, distinct_deliveries: events }, null, 2));
+    }
     if (service && service.child.exitCode === null && service.child.signalCode === null) {
       service.child.kill('SIGTERM');
       await service.exited;
