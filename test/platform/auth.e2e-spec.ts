@@ -116,7 +116,7 @@ describe('authentication and roles', () => {
         `INSERT INTO service_accounts (id, org_id, name, role) VALUES ($1, $2, $3, $4)`,
         [saId, orgId, uniqueName('ci'), role],
       );
-      return (await keys.issue(t.dataSource.manager, { serviceAccountId: saId })).key;
+      return (await keys.issue(t.dataSource.manager, { serviceAccountId: saId, orgId })).key;
     };
     const foreign = await issue(other.name, 'admin');
     await t.http().get(readPath()).set(...bearer(foreign)).expect(403);

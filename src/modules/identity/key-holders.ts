@@ -42,7 +42,7 @@ export class KeyHolders {
     if (holder.kind === 'caller') return personal(holder.principal);
     const account = await this.accounts.lock(manager, orgId, holder.name);
     if (!account) throw new ServiceAccountNotFoundError(holder.name);
-    return { serviceAccountId: account.id };
+    return { serviceAccountId: account.id, orgId };
   }
 
   /** The owner, for a read. */
@@ -50,7 +50,7 @@ export class KeyHolders {
     if (holder.kind === 'caller') return personal(holder.principal);
     const account = await this.accountReader.find(orgId, holder.name);
     if (!account) throw new ServiceAccountNotFoundError(holder.name);
-    return { serviceAccountId: account.id };
+    return { serviceAccountId: account.id, orgId };
   }
 }
 

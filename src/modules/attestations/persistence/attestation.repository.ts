@@ -241,7 +241,7 @@ export class AttestationRepository {
          SELECT r.*, u.trail_id, u.flow_id, ${MomentSql.number('u', 'r.pos')} AS moment_number, u.template_id, u.moment_at
          FROM r JOIN u ON u.org_id = r.org_id AND u.flow_name = r.flow_name AND u.trail_name = r.trail_name
        ), m AS (
-         ${MomentSql.insert(`SELECT ru.trail_id, ru.moment_number, ru.moment_at, 'attestation', ru.template_id, ru.id FROM ru WHERE ru.first_slot`)}
+         ${MomentSql.insert(`SELECT ru.org_id, ru.trail_id, ru.moment_number, ru.moment_at, 'attestation', ru.template_id, ru.id FROM ru WHERE ru.first_slot`)}
          RETURNING subject_id
        ), per_flow AS (
          -- the flow counters are taken last (after the moments), so they are held only for the insert and the commit

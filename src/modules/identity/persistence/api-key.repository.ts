@@ -25,7 +25,7 @@ export interface KeyOwnerRow {
 }
 
 /** Whose keys: a service account's or a user's (personal keys). */
-export type KeyOwner = { serviceAccountId: string } | { userId: string };
+export type KeyOwner = { serviceAccountId: string; orgId: string } | { userId: string };
 
 /** The key still works at `now` (a parameter: the service's clock decides expiry, as the verifier does). */
 const live = (now: string) => `k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ${now})`;
@@ -54,6 +54,7 @@ export class ApiKeyRepository {
       keyHash: hash,
       userId: 'userId' in owner ? owner.userId : null,
       serviceAccountId: 'serviceAccountId' in owner ? owner.serviceAccountId : null,
+      serviceAccountOrgId: 'serviceAccountId' in owner ? owner.orgId : null,
       description,
       createdAt,
       expiresAt,

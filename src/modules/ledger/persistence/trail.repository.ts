@@ -54,10 +54,10 @@ export interface TrailField {
  * transaction, and the one-statement attestation group) is built from these three pieces, so they cannot
  * number differently:
  * - `advance`: a CTE body that moves each trail of `source` (columns `trail_id`, `n`) on by `n` moments and
- *   stamps the trail's `updated_at`; it returns `trail_id, flow_id, last_moment, template_id, moment_at, n`
+ *   stamps the trail's `updated_at`; it returns `trail_id, trail_org_id, flow_id, last_moment, template_id, moment_at, n`
  *   (plus the `carry` columns of the source);
  * - `number`: the moment number of the `position`-th (from 1) of those `n` moments;
- * - `insert`: the INSERT into `trail_moments` for a SELECT of (trail_id, moment_number, created_at, kind,
+ * - `insert`: the INSERT into `trail_moments` for a SELECT of (org_id, trail_id, moment_number, created_at, kind,
  *   template_id, subject_id).
  * The trail row stays locked until the transaction commits, so a trail's moments are 1, 2, 3 ... without
  * gaps, and every moment of one statement carries the same `created_at` as its trail's `updated_at`.
@@ -68,14 +68,14 @@ export const MomentSql = {
     return `UPDATE trails t SET last_moment = t.last_moment + s.n, updated_at = clock_timestamp()
        FROM ${source} s${options.alsoFrom ? `, ${options.alsoFrom}` : ''}
        WHERE t.id = s.trail_id${options.where ? ` AND ${options.where}` : ''}
-       RETURNING t.id AS trail_id, t.flow_id, t.last_moment, t.template_id, t.updated_at AS moment_at, s.n${carry}`;
+       RETURNING t.id AS trail_id, t.org_id AS trail_org_id, t.flow_id, t.last_moment, t.template_id, t.updated_at AS moment_at, s.n${carry}`;
   },
   number(advanced: string, position: string): string {
     return `${advanced}.last_moment - ${advanced}.n + ${position}`;
   },
   insert(select: string, extraColumns: string[] = []): string {
     const extra = extraColumns.map((c) => `, ${c}`).join('');
-    return `INSERT INTO trail_moments (trail_id, moment_number, created_at, kind, template_id, subject_id${extra}) ${select}`;
+    return `INSERT INTO trail_moments (org_id, trail_id, moment_number, created_at, kind, template_id, subject_id${extra}) ${select}`;
   },
 };
 
@@ -186,7 +186,7 @@ export class TrailRepository {
       `WITH ins AS (
          INSERT INTO trails (${columns.join(', ')}, created_at, updated_at)
          VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')}, clock_timestamp(), clock_timestamp())
-         ON CONFLICT (flow_id, name) DO NOTHING RETURNING id, org_id, flow_id, name, created_by
+         ON CONFLICT (flow_id, name, org_id) DO NOTHING RETURNING id, org_id, flow_id, name, created_by
        ), started AS (
          ${OutboxSql.insert(
            `SELECT ins.org_id, '${TRAIL_STARTED}', jsonb_build_object('flow', f.name, 'trail', ins.name), jsonb_build_object('created_by', ins.created_by)
@@ -236,13 +236,13 @@ export class TrailRepository {
        ${
          FIELD_SETTING_KINDS.has(kind)
            ? MomentSql.insert(
-               `SELECT u.trail_id, ${MomentSql.number('u', 'e.i')}, u.moment_at, $6, u.template_id, e.subject_id, ${FIELDS_SNAPSHOT}
+               `SELECT u.trail_org_id, u.trail_id, ${MomentSql.number('u', 'e.i')}, u.moment_at, $6, u.template_id, e.subject_id, ${FIELDS_SNAPSHOT}
                 FROM u JOIN unnest($3::uuid[], $4::uuid[], $5::int[]) AS e(trail_id, subject_id, i) ON e.trail_id = u.trail_id
                 JOIN trails t ON t.id = u.trail_id`,
                ['fields'],
              )
            : MomentSql.insert(
-               `SELECT u.trail_id, ${MomentSql.number('u', 'e.i')}, u.moment_at, $6, u.template_id, e.subject_id
+               `SELECT u.trail_org_id, u.trail_id, ${MomentSql.number('u', 'e.i')}, u.moment_at, $6, u.template_id, e.subject_id
                 FROM u JOIN unnest($3::uuid[], $4::uuid[], $5::int[]) AS e(trail_id, subject_id, i) ON e.trail_id = u.trail_id`,
              )
        }
