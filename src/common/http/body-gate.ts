@@ -74,7 +74,9 @@ export function bodyGate(bodyLimitBytes: number, send: Send) {
       capStream(req, 0, () => undefined, true);
       return tooLarge();
     }
-    capStream(req, limit, tooLarge, false);
+    // With a Content-Length (checked just above), Node's parser hands over exactly that many bytes: nothing to
+    // count. A chunked body says nothing in advance, so its bytes are counted as they come.
+    if (req.headers['content-length'] === undefined) capStream(req, limit, tooLarge, false);
     next();
   };
 }

@@ -29,6 +29,7 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly requestSeconds: Histogram<'method' | 'route' | 'status'>;
+  private readonly requestSeries = new Map<string, { count: { inc(): void }; seconds: { observe(value: number): void } }>();
   private readonly evaluationSeconds: Histogram<'outcome'>;
   private readonly deliveries: Counter<'target' | 'outcome'>;
   private readonly ingestGroups: Histogram;
@@ -105,9 +106,17 @@ export class Metrics {
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method, route, status: String(status) };
-    this.requests.inc(labels);
-    this.requestSeconds.observe(labels, seconds);
+    // One pair of labelled children per (method, route, status), kept: labelling each observation anew hashed
+    // the label object on every request. Routes are templates, so the set is small and bounded.
+    const key = `${method} ${status} ${route}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      const labels = { method, route, status: String(status) };
+      series = { count: this.requests.labels(labels), seconds: this.requestSeconds.labels(labels) };
+      this.requestSeries.set(key, series);
+    }
+    series.count.inc();
+    series.seconds.observe(seconds);
   }
 
   observeEvaluation(outcome: string, seconds: number): void {
