@@ -115,7 +115,10 @@ describe('notification delivery', () => {
     }); //                                       ON_DECISION
 
     const expected = ['ON_ATTESTATION', 'ON_ATTESTATION', 'ON_ATTESTATION', 'ON_COMPLIANT_TRAIL', 'ON_DECISION', 'ON_NON_COMPLIANT_TRAIL', 'ON_STARTED_TRAIL'];
-    await eventually(15_000, () => at('/flow-hook').length >= 7 && at('/flow-slack').length >= 7 && smtp.messages.length >= 7, '7 deliveries per target');
+    // The e2e specs share one database and so one job queue: a delivery another spec's app left behind (its app
+    // closed first) is done by whichever app runs next, through that app's SMTP server. Only this org's count.
+    const mails = () => smtp.messages.filter((m) => m.subject.startsWith(`[Veritrail] ${org.name}: `));
+    await eventually(15_000, () => at('/flow-hook').length >= 7 && at('/flow-slack').length >= 7 && mails().length >= 7, '7 deliveries per target');
     await eventually(15_000, () => settled(all.number), 'deliveries and their jobs settled');
 
     const hooks = at('/flow-hook');
@@ -149,13 +152,13 @@ describe('notification delivery', () => {
     }
     expect(slack.map((r) => r.json.text)).toContainEqual(`[${org.name}] Trail app/t1 is now NON-COMPLIANT (was COMPLIANT)`);
 
-    expect(smtp.messages).toHaveLength(7);
-    for (const m of smtp.messages) {
+    expect(mails()).toHaveLength(7);
+    for (const m of mails()) {
       expect(m.to.sort()).toEqual(['dev@example.com', 'qa@example.com']);
       expect(m.from).toBe('veritrail@example.com');
       expect(m.subject).toMatch(new RegExp(`^\\[Veritrail\\] ${org.name}: `));
     }
-    expect(smtp.messages.map((m) => m.subject)).toContainEqual(`[Veritrail] ${org.name}: Trail app/t1 started`);
+    expect(mails().map((m) => m.subject)).toContainEqual(`[Veritrail] ${org.name}: Trail app/t1 started`);
 
     expect(at('/other-flow')).toEqual([]);
     expect(await deliveryIds(elsewhere.number)).toEqual([]);

@@ -62,6 +62,7 @@ describe('faults under mixed load', () => {
   let client: Client;
   let before: { trail: unknown; attestations: unknown };
   const stats: LoadStats[] = [];
+  let hostileFigures: Record<string, number> | undefined;
 
   const start = async () => {
     const s = await startService({ env: { ...SETTINGS, DATABASE_URL: db.url, DATA_DIR: path.join(dir, 'service') } });
@@ -103,7 +104,7 @@ describe('faults under mixed load', () => {
         no_answer: s.refused,
         unexpected: s.unexpected.length,
       }));
-      fs.writeFileSync(process.env.FAULTS_SUMMARY, JSON.stringify({ phases: summary, deliveries, distinct_deliveries: events }, null, 2));
+      fs.writeFileSync(process.env.FAULTS_SUMMARY, JSON.stringify({ phases: summary, deliveries, distinct_deliveries: events, hostile: hostileFigures }, null, 2));
     }
     if (service && service.child.exitCode === null && service.child.signalCode === null) {
       service.child.kill('SIGTERM');
@@ -144,15 +145,30 @@ describe('faults under mixed load', () => {
   }, 180_000);
 
   it('a policy that loops until its deadline fails alone: the evaluations beside it complete', async () => {
-    const [hostile, ...others] = await Promise.all([client.evaluate('t0', LOOPS), ...Array.from({ length: 6 }, (_, i) => client.evaluate(`t${i}`))]);
-    // each answered at once or after its run: the outcomes are what counts here, not the time they took
-    const outcome = async (id: string) => eventually(30_000, async () => {
-      const answer = await client.call('GET', `/api/v2/evaluations/faults/${id}`);
-      return answer.body.status === 'pending' ? undefined : answer.body;
-    }, `evaluation ${id} done`);
-    expect(await outcome(hostile.id)).toMatchObject({ status: 'failed', error: { kind: 'policy_timeout' } });
-    for (const other of others) expect((await outcome(other.id)).status).toBe('completed');
-  }, 60_000);
+    const outcome = async (id: string) =>
+      eventually(30_000, async () => {
+        const answer = await client.call('GET', `/api/v2/evaluations/faults/${id}`);
+        return answer.body.status === 'pending' ? undefined : answer.body;
+      }, `evaluation ${id} done`);
+    // Latency of one-trail evaluations alone, then beside the looping policy (figures for bench/RESULTS.md;
+    // timing is the benchmark's to judge, this checks outcomes).
+    const timed = async () => {
+      const ms: number[] = [];
+      const ids: string[] = [];
+      for (let i = 0; i < 20; i++) {
+        const started = performance.now();
+        ids.push((await client.evaluate(`t${i % 6}`)).id);
+        ms.push(performance.now() - started);
+      }
+      return { ms: ms.sort((a, b) => a - b), ids };
+    };
+    const alone = await timed();
+    const hostile = client.evaluate('t0', LOOPS);
+    const beside = await timed();
+    expect(await outcome((await hostile).id)).toMatchObject({ status: 'failed', error: { kind: 'policy_timeout' } });
+    for (const id of [...alone.ids, ...beside.ids]) expect((await outcome(id)).status).toBe('completed');
+    hostileFigures = { alone_p50_ms: alone.ms[10], alone_max_ms: alone.ms[19], beside_p50_ms: beside.ms[10], beside_max_ms: beside.ms[19] };
+  }, 120_000);
 
   it('lost nothing acknowledged: attestations, evaluations, events; data from before reads back the same', async () => {
     const attested = stats.flatMap((s) => s.attested);
