@@ -3,13 +3,10 @@ import type { Socket } from 'node:net';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors/app-error';
 import { wireLimitBytes } from './body-limits';
 import { lingerAfterResponse, lingeringClose } from './lingering-close';
+import { mediaType } from './media-type';
 
 /** Content-Encodings a JSON body may come in (decoded by the JSON parser, the decoded size bounded too). */
 export const JSON_CONTENT_ENCODINGS = ['identity', 'gzip', 'deflate', 'br'] as const;
-
-export function mediaType(req: Pick<Request, 'headers'>): string {
-  return (req.headers['content-type'] || '').split(';')[0].trim().toLowerCase();
-}
 
 /** Whether the Content-Length a request declares is past the wire limit (known before any of the body is read). */
 export function declaresTooLarge(req: Pick<Request, 'headers'>, bodyLimitBytes: number): boolean {

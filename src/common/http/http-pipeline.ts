@@ -5,7 +5,8 @@ import { NotFoundError, UnsupportedMediaTypeError } from '../errors/app-error';
 import { sendError } from '../errors/send-error';
 import { JsonLogger } from '../logging/json-logger';
 import { requestContext } from '../logging/request-context';
-import { bodyGate, hasBody, mediaType } from './body-gate';
+import { bodyGate, hasBody } from './body-gate';
+import { mediaType } from './media-type';
 import { securityHeaders } from './security-headers';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -1,6 +1,7 @@
 import { createParamDecorator, ExecutionContext, PipeTransform } from '@nestjs/common';
 import type { Request } from 'express';
 import { ValidationError } from '../errors/app-error';
+import { mediaType } from '../http/media-type';
 import { validateDto } from './strict-validation.pipe';
 
 /** The form field that carries the JSON document of a multipart request, as the open-source CLI sends it. */
@@ -37,7 +38,7 @@ export function parseJsonPart<T extends object>(cls: new () => T, part: JsonPart
 }
 
 export function isMultipart(req: Request): boolean {
-  return (req.headers['content-type'] || '').split(';')[0].trim().toLowerCase() === 'multipart/form-data';
+  return mediaType(req) === 'multipart/form-data';
 }
 
 /**

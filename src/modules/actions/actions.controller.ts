@@ -28,7 +28,7 @@ export class ActionsController {
   /** 201 when created, 200 when an action of that name was updated; the body is the action. */
   @Put(':org/environments')
   @RequiresRole('admin')
-  @ApiSuccess(ACTION_SCHEMA, { status: [201,200] })
+  @ApiSuccess(ACTION_SCHEMA, { status: [201, 200] })
   async upsertEnvironmentAction(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
@@ -41,7 +41,7 @@ export class ActionsController {
 
   @Put(':org/flows')
   @RequiresRole('admin')
-  @ApiSuccess(ACTION_SCHEMA, { status: [201,200] })
+  @ApiSuccess(ACTION_SCHEMA, { status: [201, 200] })
   async upsertFlowAction(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,

@@ -28,7 +28,7 @@ export class EnvironmentsNotificationsController {
 
   @Put(':org/environments_notifications')
   @RequiresRole('admin')
-  @ApiSuccess(ACTION_SCHEMA, { status: [201,200] })
+  @ApiSuccess(ACTION_SCHEMA, { status: [201, 200] })
   async upsert(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,

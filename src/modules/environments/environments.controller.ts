@@ -28,7 +28,7 @@ export class EnvironmentsController {
 
   /** 201 when created, 200 when updated. */
   @Put(':org')
-  @ApiSuccess(message, { status: [201,200] })
+  @ApiSuccess(message, { status: [201, 200] })
   async create(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,

@@ -24,7 +24,7 @@ export class FlowsController {
 
   /** 201 when created, 200 when updated (the CLI prints which). */
   @Put(':org')
-  @ApiSuccess(message, { status: [201,200] })
+  @ApiSuccess(message, { status: [201, 200] })
   async create(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,
@@ -46,7 +46,7 @@ export class FlowsController {
 
   @Put(':org/template_file')
   @UseInterceptors(TemplateFormInterceptor)
-  @ApiSuccess(message, { status: [201,200] })
+  @ApiSuccess(message, { status: [201, 200] })
   async createWithTemplate(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,

@@ -40,7 +40,7 @@ export class TrailsController {
   /** 201 when begun, 200 when updated (the CLI prints which). */
   @Put(':org/:flow')
   @UseInterceptors(TemplateFormInterceptor)
-  @ApiSuccess(message, { status: [201,200] })
+  @ApiSuccess(message, { status: [201, 200] })
   async begin(
     @CurrentOrg() org: OrgContext,
     @CurrentPrincipal() principal: Principal,

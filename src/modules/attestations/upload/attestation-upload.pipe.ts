@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { APP_CONFIG, AppConfig } from '../../../common/config/app-config';
 import { UnsupportedMediaTypeError, ValidationError } from '../../../common/errors/app-error';
 import { MAX_FILE_BYTES, MAX_FORM_FIELD_BYTES, wireLimitBytes } from '../../../common/http/body-limits';
+import { mediaType } from '../../../common/http/media-type';
 import { DATA_JSON, isMultipart, parseJsonPart } from '../../../common/validation/multipart-json';
 import { ensureUploadDir } from './attachment-sink';
 import { AttestationFormLimits, readAttestationForm } from './attestation-form';
@@ -57,7 +58,7 @@ export class AttestationUploadPipe implements PipeTransform<UploadSource, Promis
 
   async transform({ req, res, dataClass }: UploadSource): Promise<AttestationUpload> {
     if (!isMultipart(req)) {
-      const type = (req.headers['content-type'] || '').split(';')[0].trim().toLowerCase();
+      const type = mediaType(req);
       throw new UnsupportedMediaTypeError(`Content-Type '${type || '(none)'}' is not supported here; send multipart/form-data`);
     }
     this.dirReady ??= ensureUploadDir();

@@ -47,7 +47,7 @@ export function reportControllerFor(definition: EnvironmentTypeDefinition<any>):
 
     @Put(`:org/:env/report/${definition.name}`)
     @RequiresRole('snapshotter')
-    @ApiSuccess(message, { status: [201,200] })
+    @ApiSuccess(message, { status: [201, 200] })
     async report(
       @CurrentOrg() org: OrgContext,
       @CurrentPrincipal() principal: Principal,
