@@ -16,6 +16,40 @@ export interface AttestationTypeDefinition<TData extends object = object> {
   isCompliant(data: TData): boolean;
   /** Maps validated data onto the common columns; `extra` is stored as `data` and shown in responses as is. */
   toRecord(data: TData): AttestationRecordFields;
+  /**
+   * Optional: the type judges its evidence itself (the attachment's bytes, the org's own configuration) before
+   * anything is written, for types whose verdict the service decides rather than takes on trust. When present,
+   * its `isCompliant` replaces `isCompliant(data)`, and its `summary` (the typed fields a reader needs: test
+   * counts, vulnerability counts, issue keys...) is stored in `data` beside `toRecord(data).extra`. Throw a
+   * ValidationError for malformed evidence: a 400, and nothing is stored.
+   */
+  assess?(input: AssessmentInput<TData>): Promise<Assessment>;
+}
+
+/** What `assess` is given: the validated `data_json`, the org, and the staged attachment (not stored yet). */
+export interface AssessmentInput<TData extends object = object> {
+  orgId: string;
+  data: TData;
+  evidence: EvidenceReader | null;
+}
+
+/** A staged attachment as a type may read it: already hashed and size-checked. */
+export interface EvidenceReader {
+  readonly filename: string;
+  readonly contentType: string;
+  readonly size: number;
+  readonly sha256Hex: string;
+  /** The whole content (bounded by the attachment limit), checked against its digest. */
+  read(): Promise<Buffer>;
+}
+
+/** A type's own verdict on its evidence. */
+export interface Assessment {
+  isCompliant: boolean;
+  /** Why it is not compliant (or notes when it is), shown to readers as `compliance_reasons`. */
+  reasons?: string[];
+  /** The type's typed fields, stored in the attestation's `data` and shown in every read shape. */
+  summary?: Record<string, unknown>;
 }
 
 /** The columns every attestation type fills (see the attestations table). */

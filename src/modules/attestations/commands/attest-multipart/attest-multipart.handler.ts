@@ -1,6 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ValidationError } from '../../../../common/errors/app-error';
 import { AttestationBatcher } from '../../recording/attestation-batcher';
+import { withAssessment } from '../../types/assessed-type';
 import { AttestationTypeRegistry } from '../../types/attestation-type.registry';
 import { AttestMultipartCommand } from './attest-multipart.command';
 
@@ -25,12 +26,15 @@ export class AttestMultipartHandler implements ICommandHandler<AttestMultipartCo
       throw new ValidationError({ attachment_file: `attestations of type '${type.name}' take no attachment` });
     }
 
+    // A type that judges its own evidence does so before anything is written (a malformed report is a 400).
+    const judged = type.assess ? withAssessment(type, await type.assess({ orgId: command.props.orgId, data, evidence })) : type;
+
     const recorded = await this.batcher.record({
       orgId: command.props.orgId,
       flowName: command.props.flowName,
       trailName: command.props.trailName,
       actor: command.props.actor,
-      type,
+      type: judged,
       data,
       evidence,
     });
