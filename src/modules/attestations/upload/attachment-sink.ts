@@ -36,8 +36,12 @@ export class AttachmentSink {
     private readonly contentType: string,
   ) {}
 
-  /** Takes the next slice of the file. Throws UploadTooLargeError past the cap. */
+  /**
+   * Takes the next slice of the file. Throws UploadTooLargeError past the cap, and the temp file's own error
+   * (ENOSPC: the disk is full) as soon as it is known, so the request is refused without staging the rest.
+   */
   write(data: Buffer): void {
+    if (this.spillError) throw this.spillError;
     this.size += data.length;
     if (this.size > this.maxBytes) throw new UploadTooLargeError(this.maxBytes);
     this.hash.update(data);
