@@ -25,6 +25,7 @@ export class LogSink {
   private failing: string | null = null;
   private droppedWhileFailing = 0;
   private broken: string | null = null;
+  private torn = false;
   /** Called with the count and the reason when lines get through again after some were dropped. */
   onRecovered?: (dropped: number, reason: string) => void;
 
@@ -39,11 +40,14 @@ export class LogSink {
     if (this.broken) return this.drop(this.broken);
     // Lines the fallback stream still holds go first, so lines keep their order.
     if (this.fallback && this.fallback.writableLength > 0) return this.queue(line);
+    // A line cut short (the disk filled in its middle) is ended before the next one, so the two stay apart.
+    const text = this.torn ? '\n' + line : line;
     try {
-      const bytes = Buffer.byteLength(line);
-      const written = fs.writeSync(this.fd, line);
+      const bytes = Buffer.byteLength(text);
+      const written = fs.writeSync(this.fd, text);
+      this.torn = false;
       // A pipe or a file with less room than the line takes part of it: the rest goes on its own.
-      if (written < bytes) this.writeRest(Buffer.from(line).subarray(written));
+      if (written < bytes) this.writeRest(Buffer.from(text).subarray(written));
     } catch (error) {
       const reason = errorCode(error);
       if (reason === 'EAGAIN' && this.fallback) return this.queue(line);
@@ -60,6 +64,7 @@ export class LogSink {
       } catch (error) {
         // A non-blocking pipe that is full: the rest waits in the stream (never a torn line).
         if (errorCode(error) === 'EAGAIN' && this.fallback) return this.queue(rest.subarray(offset));
+        this.torn = true;
         throw error;
       }
     }

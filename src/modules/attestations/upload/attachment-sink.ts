@@ -64,9 +64,17 @@ export class AttachmentSink {
     return this.spill?.writableNeedDrain ?? false;
   }
 
+  /** Calls `resume` once the temp file has caught up, or has failed (the next write then throws its error). */
   onDrain(resume: () => void): void {
-    if (this.spill) this.spill.once('drain', resume);
-    else resume();
+    const spill = this.spill;
+    if (!spill || this.spillError) return resume();
+    const done = () => {
+      spill.off('drain', done);
+      spill.off('error', done);
+      resume();
+    };
+    spill.once('drain', done);
+    spill.once('error', done);
   }
 
   async finish(): Promise<StagedEvidence> {
