@@ -8,7 +8,7 @@ import { ROOT } from './service-process';
  * The service's log output fails: stdout a pipe whose reader goes away (EPIPE), or a device that is full
  * (/dev/full answers every write with ENOSPC, as a full disk does). The service keeps serving, drops and counts
  * the lines (`veritrail_log_lines_dropped_total`), says so once on stderr, and stops cleanly.
- * (A log file on a disk that fills and gets space back: out-of-storage.e2e-spec.ts.)
+ * (A log file on a disk that fills and gets space back: test/faults/disk-full.faults-spec.ts.)
  */
 describe('a log output that fails', () => {
   const start = async (stdout: 'pipe' | number) => {

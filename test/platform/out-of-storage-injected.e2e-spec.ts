@@ -9,7 +9,7 @@ import { startTestApp, TestApp } from '../support/test-app';
  * errors (a trigger on the tables a write touches, for this test's org only), and the evidence store fails with
  * ENOSPC. Every refusal is a 503 with Retry-After and a message naming what ran out; one error line per incident;
  * the metrics count each refusal; nothing acknowledged is lost and writes resume when the fault goes away.
- * (`out-of-storage.e2e-spec.ts` does it on a real full file system.)
+ * (`test/faults/disk-full.faults-spec.ts` does it on a real full file system.)
  */
 describe('out of resources, injected', () => {
   let t: TestApp;

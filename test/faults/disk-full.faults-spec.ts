@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { freePort } from '../../src/database/embedded/embedded-postgres';
 import { waitFor } from '../support/wait';
-import { isAlive, postmasterPid, ROOT } from './service-process';
+import { isAlive, postmasterPid, ROOT } from '../platform/service-process';
 
 /**
  * The service with everything it writes on one small file system that the test fills: the embedded
@@ -14,7 +14,7 @@ import { isAlive, postmasterPid, ROOT } from './service-process';
  * there is room; then writes resume and everything acknowledged reads back.
  *
  * The file system is a size-limited tmpfs, which needs root and a kernel that lets this process mount. Where
- * that is not allowed the case is skipped (one line says so); `out-of-storage-injected.e2e-spec.ts` covers the
+ * that is not allowed the case is skipped (one line says so); `test/platform/out-of-storage-injected.e2e-spec.ts` covers the
  * same refusals by fault injection (PostgreSQL's class-53 errors, an evidence store failing with ENOSPC).
  */
 function tmpfsAllowed(): string | undefined {
@@ -33,7 +33,7 @@ function tmpfsAllowed(): string | undefined {
 
 const refusedMount = tmpfsAllowed();
 if (refusedMount) {
-  process.stdout.write(`out-of-storage e2e on a real full file system skipped (${refusedMount}); the fault-injection spec covers the refusals\n`);
+  process.stdout.write(`disk-full fault case skipped (${refusedMount}); the fault-injection spec covers the refusals\n`);
 }
 
 const ADMIN_TOKEN = 'operator-token-for-out-of-storage';
