@@ -265,8 +265,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   };
 
   // The service's own cluster is started again when it stops on its own (killed, or its crash recovery failed
-  // because a checkpoint or WAL write found no space): first after a second, then less and less often, up to every 30 s, until it
-  // starts, which for a full disk is when space returns. Meanwhile requests get 503 + Retry-After.
+  // because a checkpoint or WAL write found no space): first after a second, then less and less often, up to
+  // every 30 s, until it starts, which for a full disk is when space returns. Requests get 503 meanwhile.
   const report = options.report ?? ((_level: 'error' | 'info', msg: string) => log(msg));
   const watch = (watched: PostmasterRun) => {
     void watched.exited.then((result) => {
