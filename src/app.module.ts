@@ -10,6 +10,7 @@ import { OrganizationGuard } from './common/auth/organization.guard';
 import { Clock, SystemClock } from './common/clock/clock';
 import { APP_CONFIG, AppConfig } from './common/config/app-config';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { ResourceRefusals } from './common/errors/resource-refusals';
 import { AnonymousRateLimit, RateLimitGuard, rateLimitOptions } from './common/http/rate-limit';
 import { JsonLogger } from './common/logging/json-logger';
 import { Metrics, PoolUse } from './common/metrics/metrics';
@@ -36,16 +37,18 @@ class CoreModule {
   static register(options: AppModuleOptions): DynamicModule {
     const metrics = options.metrics ?? new Metrics();
     metrics.watchPool(() => poolUse(options.dataSource));
+    const clock = options.clock ?? new SystemClock();
     return {
       module: CoreModule,
       providers: [
         { provide: APP_CONFIG, useValue: options.config },
         { provide: AdminTokenHolder, useValue: new AdminTokenHolder(options.adminToken) },
         { provide: JsonLogger, useValue: options.logger },
-        { provide: Clock, useValue: options.clock ?? new SystemClock() },
+        { provide: Clock, useValue: clock },
         { provide: Metrics, useValue: metrics },
+        { provide: ResourceRefusals, useValue: new ResourceRefusals(options.logger, metrics, clock) },
       ],
-      exports: [APP_CONFIG, AdminTokenHolder, JsonLogger, Clock, Metrics],
+      exports: [APP_CONFIG, AdminTokenHolder, JsonLogger, Clock, Metrics, ResourceRefusals],
     };
   }
 }

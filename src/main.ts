@@ -27,7 +27,12 @@ async function bootstrap(): Promise<void> {
   let embedded: EmbeddedDatabase | undefined;
   if (!config.databaseUrl) {
     logger.info('starting embedded PostgreSQL', { data_dir: config.dataDir });
-    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: (line) => logger.debug(line, { context: 'postgres' }) });
+    embedded = await startEmbeddedPostgres({
+      dataDir: config.dataDir,
+      log: (line) => logger.debug(line, { context: 'postgres' }),
+      restartAfterExit: true,
+      report: (level, msg, fields) => logger[level](msg, fields),
+    });
     logger.info('embedded PostgreSQL ready', { port: embedded.port });
   }
 

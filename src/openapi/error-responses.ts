@@ -34,7 +34,8 @@ const error = (description: string): ResponseObject => ({ description, content: 
 /**
  * The error statuses a route can answer, from what it declares: its auth scope (401, 403, 404 for the org), a
  * beta feature (403), path parameters naming resources (404), inputs that are validated (400) and bodies (413,
- * 415); and for every route, 500 with an error id and 503 with `Retry-After` while the database is unavailable.
+ * 415); and for every route, 500 with an error id and 503 with `Retry-After` while the database is unavailable
+ * or a resource has run out (a full disk).
  */
 export function errorResponses(route: RouteEntry, inputs: RouteInputs): Record<string, ResponseObject> {
   const { scope, requiredBeta } = route.policy;
@@ -68,7 +69,7 @@ export function errorResponses(route: RouteEntry, inputs: RouteInputs): Record<s
   }
   responses['500'] = { description: 'Unexpected error; the id is logged with it.', content: body(UNEXPECTED_ERROR_SCHEMA) };
   responses['503'] = {
-    ...error('The database is unavailable; retry after the given seconds.'),
+    ...error('The database is unavailable, or the server is out of storage, memory or connections (the message says which); retry after the given seconds.'),
     headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before retrying.' } },
   };
   return responses;

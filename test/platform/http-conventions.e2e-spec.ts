@@ -102,7 +102,7 @@ describe('HTTP conventions', () => {
 
   it('probes are at the server root and need no credential', async () => {
     await t.http().get('/health').expect(200, { status: 'ok' });
-    await t.http().get('/ready').expect(200, { status: 'ready', database: 'ok' });
+    await t.http().get('/ready').expect(200, { status: 'ready', database: 'ok', storage: 'ok' });
     await t.http().get('/api/v2/ready').expect(404);
   });
 });

@@ -2,6 +2,7 @@ import { HttpException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AppError, FieldErrors } from './app-error';
 import { isDatabaseUnavailable, refusedInput } from './database-errors';
+import { InsufficientResourcesError, insufficientResources } from './resource-errors';
 
 export interface ErrorResponse {
   status: number;
@@ -9,6 +10,8 @@ export interface ErrorResponse {
   headers: Record<string, string>;
   /** Set when PostgreSQL refused a value of the request that no edge check caught. */
   refusedByDatabase?: unknown;
+  /** Set when the server lacked a resource (a full disk ...): counted, and logged once per incident. */
+  refusedForResources?: InsufficientResourcesError;
   /** Set for unexpected errors: the id is in the body and in the log line, the stack only in the log. */
   unexpected?: { errorId: string; error: unknown };
 }
@@ -54,6 +57,12 @@ function middlewareError(error: any): ErrorResponse | undefined {
 }
 
 export function toErrorResponse(error: unknown): ErrorResponse {
+  // First: a full disk surfaces as PostgreSQL's disk_full, a file system's ENOSPC or a bucket's answer, inside
+  // whatever wrapper carried it up, and must never be a 500.
+  const resources = insufficientResources(error);
+  if (resources) {
+    return { status: 503, body: { message: resources.message, errors: null }, headers: resources.headers, refusedForResources: resources };
+  }
   if (error instanceof AppError) {
     return { status: error.status, body: { message: error.message, errors: error.errors }, headers: error.headers };
   }

@@ -2,11 +2,19 @@ import type { Request, Response } from 'express';
 import { JsonLogger } from '../logging/json-logger';
 import { AppError } from './app-error';
 import { toErrorResponse } from './error-response';
+import type { ResourceRefusals } from './resource-refusals';
 
-/** Shared by the Nest filter and the express error middleware (body parsing happens before Nest routes). */
-export function sendError(error: unknown, req: Request, res: Response, logger: JsonLogger): void {
+/**
+ * Shared by the Nest filter and the express error middleware (body parsing happens before Nest routes).
+ * `refusals` (the filter has it) logs refusals for lack of resources once per incident instead of per request.
+ */
+export function sendError(error: unknown, req: Request, res: Response, logger: JsonLogger, refusals?: ResourceRefusals): void {
   const rendered = toErrorResponse(error);
-  if (rendered.unexpected) {
+  if (rendered.refusedForResources) {
+    const context = { requestId: (req as any).requestId, method: req.method, path: req.originalUrl.split('?')[0] };
+    if (refusals) refusals.record(rendered.refusedForResources, context);
+    else logger.warn(rendered.body.message, { request_id: context.requestId, error: rendered.refusedForResources.detail });
+  } else if (rendered.unexpected) {
     const e = rendered.unexpected.error as Error;
     logger.error('unexpected error', {
       error_id: rendered.unexpected.errorId,

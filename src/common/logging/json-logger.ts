@@ -1,4 +1,5 @@
 import { LoggerService } from '@nestjs/common';
+import { stdoutSink } from './log-sink';
 import { currentRequestId } from './request-context';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
@@ -13,11 +14,22 @@ export type LogFormat = 'json' | 'pretty';
  * request is being served carries that request's `request_id` (request-context.ts), whoever writes it.
  */
 export class JsonLogger implements LoggerService {
+  private readonly out: (line: string) => void;
+
+  /** Without `out`, lines go to stdout through its LogSink: a full or broken stdout drops lines, never the process. */
   constructor(
     private readonly level: Level | 'silent' = 'info',
     private readonly format: LogFormat = 'json',
-    private readonly out: (line: string) => void = (line) => process.stdout.write(line),
-  ) {}
+    out?: (line: string) => void,
+  ) {
+    if (out) {
+      this.out = out;
+      return;
+    }
+    const sink = stdoutSink();
+    this.out = (line) => sink.write(line);
+    sink.onRecovered ??= (dropped, reason) => this.warn('log lines were dropped while the log output failed', { dropped, reason });
+  }
 
   /** False when lines of this level are dropped (lets hot paths skip building them). */
   isLevelEnabled(level: Level): boolean {

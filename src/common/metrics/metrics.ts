@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { registerLogSinkMetrics } from './log-sink-metrics';
 
 /** A pg pool's counts, as `pg.Pool` keeps them. */
 export interface PoolUse {
@@ -33,6 +34,8 @@ export class Metrics {
   private readonly evaluationSeconds: Histogram<'outcome'>;
   private readonly deliveries: Counter<'target' | 'outcome'>;
   private readonly ingestGroups: Histogram;
+  private readonly resourceRefusals: Counter<'resource' | 'store'>;
+  private storageSource: () => boolean = () => false;
   private poolSource: () => PoolUse | undefined = () => undefined;
   private evaluationSource: () => EvaluationLoad = () => ({ waiting: 0, running: 0 });
 
@@ -88,6 +91,22 @@ export class Metrics {
       buckets: [1, 2, 4, 8, 16, 32, 64],
       registers,
     });
+    this.resourceRefusals = new Counter({
+      name: 'veritrail_resource_refusals_total',
+      help: 'Requests refused with 503 for lack of a resource, by resource (storage, memory, connections, other) and store (database, evidence_store, files)',
+      labelNames: ['resource', 'store'],
+      registers,
+    });
+    const storage = () => this.storageSource();
+    new Gauge({
+      name: 'veritrail_storage_exhausted',
+      help: '1 while requests are refused for lack of storage (a refusal within the last minute), else 0',
+      registers,
+      collect() {
+        this.set(storage() ? 1 : 0);
+      },
+    });
+    registerLogSinkMetrics(registers);
     const pool = () => this.poolSource();
     const poolGauge = (name: string, help: string, pick: (use: PoolUse) => number) =>
       new Gauge({
@@ -129,6 +148,14 @@ export class Metrics {
 
   observeIngestGroup(size: number): void {
     this.ingestGroups.observe(size);
+  }
+
+  countResourceRefusal(resource: string, store: string): void {
+    this.resourceRefusals.inc({ resource, store });
+  }
+
+  watchStorage(source: () => boolean): void {
+    this.storageSource = source;
   }
 
   watchPool(source: () => PoolUse | undefined): void {

@@ -35,6 +35,24 @@ export interface EmbeddedPostgresOptions {
   nativeDir?: string;
   /** As root, where a copy of binaries the postgres user cannot reach is made: /var/tmp unless set. */
   binaryCacheRoot?: string;
+  /** Start PostgreSQL again whenever it stops on its own (the service's own cluster; not the test harness's). */
+  restartAfterExit?: boolean;
+  /** Lines an operator should see (the cluster stopped, started again); `log` at debug otherwise. */
+  report?: (level: 'error' | 'info', msg: string, fields: Record<string, unknown>) => void;
+}
+
+interface PostmasterRun {
+  child: ChildProcess;
+  postmaster: ProcessStamp | undefined;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>;
+}
+
+/** Waits between attempts to start a cluster that stopped on its own: doubling from `first` up to `max`. */
+export const RESTART_DELAYS_MS = { first: 1_000, max: 30_000 };
+
+/** A wait that does not keep the process alive (a stop that comes meanwhile is not held up). */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 const READY_TIMEOUT_MS = 60_000;
@@ -200,36 +218,34 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     await initdb(binaries, dataDir, clusterDir, password, account, out);
   }
 
-  const child = spawn(
-    binaries.postgres,
-    [
-      '-D', clusterDir,
-      '-p', String(port),
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'unix_socket_directories=',
-      '-c', 'max_connections=200',
-      ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
-    ],
-    { ...runAs(account), cwd: dataDir, detached: true, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  // Recorded before anything can wait, so a kill -9 from now on leaves a record naming this postmaster.
-  const postmaster: ProcessStamp | undefined = child.pid ? stampOf(child.pid) : undefined;
-  if (postmaster) writeOwnerRecord(dataDir, { service: stampOf(process.pid)!, postmaster });
-  collect(child, out);
-  child.on('error', () => undefined); // reported through `exited`; a later one (a failed kill) is not fatal
-  const exited = exitOf(child);
+  const launch = (): PostmasterRun => {
+    const child = spawn(
+      binaries.postgres,
+      [
+        '-D', clusterDir,
+        '-p', String(port),
+        '-c', 'listen_addresses=127.0.0.1',
+        '-c', 'unix_socket_directories=',
+        '-c', 'max_connections=200',
+        ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+      ],
+      { ...runAs(account), cwd: dataDir, detached: true, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    // Recorded before anything can wait, so a kill -9 from now on leaves a record naming this postmaster.
+    const postmaster: ProcessStamp | undefined = child.pid ? stampOf(child.pid) : undefined;
+    if (postmaster) writeOwnerRecord(dataDir, { service: stampOf(process.pid)!, postmaster });
+    collect(child, out);
+    child.on('error', () => undefined); // reported through `exited`; a later one (a failed kill) is not fatal
+    return { child, postmaster, exited: exitOf(child) };
+  };
+  let run = launch();
   let stopping = false;
-  void exited.then((result) => {
-    if (!stopping) log(`embedded PostgreSQL exited unexpectedly (${result.error?.message ?? result.code ?? result.signal})`);
-  });
   const fastShutdownOnExit = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+    if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGINT');
   };
   process.on('exit', fastShutdownOnExit);
 
-  const stopChild = async () => {
-    stopping = true;
-    process.removeListener('exit', fastShutdownOnExit);
+  const stopRun = async ({ child, exited, postmaster }: PostmasterRun) => {
     // Already gone (killed, crashed, or stopped by a signal to its group): nothing to wait for.
     if (child.exitCode === null && child.signalCode === null && child.pid) {
       for (const [signal, ms] of [['SIGINT', STOP_WAITS_MS.fast], ['SIGQUIT', STOP_WAITS_MS.immediate], ['SIGKILL', STOP_WAITS_MS.kill]] as const) {
@@ -242,9 +258,53 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     }
     if (postmaster) removeOwnerRecord(dataDir, postmaster);
   };
+  const stopChild = async () => {
+    stopping = true;
+    process.removeListener('exit', fastShutdownOnExit);
+    await stopRun(run);
+  };
+
+  // The service's own cluster is started again when it stops on its own (killed, or its crash recovery failed
+  // because a checkpoint or WAL write found no space): first after a second, then less and less often, up to
+  // every 30 s, until it starts, which for a full disk is when space returns. Requests get 503 meanwhile.
+  const report = options.report ?? ((_level: 'error' | 'info', msg: string) => log(msg));
+  const watch = (watched: PostmasterRun) => {
+    void watched.exited.then((result) => {
+      if (stopping || watched !== run) return;
+      // Exit code 0 is a clean shutdown someone asked for (pg_ctl stop, a signal): theirs to undo.
+      if (!options.restartAfterExit || result.code === 0) {
+        return log(`embedded PostgreSQL exited unexpectedly (${result.error?.message ?? result.code ?? result.signal})`);
+      }
+      report('error', 'embedded PostgreSQL stopped unexpectedly; starting it again until it starts (requests get 503 meanwhile)', {
+        exit: result.error?.message ?? result.code ?? result.signal,
+        last_lines: out.recent.slice(-6),
+      });
+      void restart();
+    });
+  };
+  const restart = async () => {
+    for (let attempt = 1; !stopping; attempt++) {
+      await pause(Math.min(RESTART_DELAYS_MS.max, RESTART_DELAYS_MS.first * 2 ** (attempt - 1)));
+      if (stopping) return;
+      const next = launch();
+      run = next;
+      try {
+        await whenReady(next.child, clusterDir, next.exited, out);
+      } catch (error) {
+        await stopRun(next);
+        if (stopping) return;
+        log(`embedded PostgreSQL did not start again (attempt ${attempt}): ${(error as Error).message}`);
+        continue;
+      }
+      if (stopping) return;
+      report('info', 'embedded PostgreSQL started again', { attempts: attempt, port });
+      watch(next);
+      return;
+    }
+  };
 
   try {
-    await whenReady(child, clusterDir, exited, out);
+    await whenReady(run.child, clusterDir, run.exited, out);
   } catch (error) {
     await stopChild();
     throw new Error(`Embedded PostgreSQL did not start in ${clusterDir}: ${(error as Error).message}`);
@@ -265,6 +325,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     throw error;
   }
 
+  watch(run);
   let stopped: Promise<void> | undefined;
   return {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,

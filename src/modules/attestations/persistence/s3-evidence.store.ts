@@ -2,6 +2,7 @@ import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3Serv
 import { OnModuleDestroy } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { S3EvidenceSettings } from '../../../common/config/app-config';
+import { InsufficientResourcesError, isObjectStoreFull } from '../../../common/errors/resource-errors';
 import { EvidenceStoreUnavailableError } from '../evidence-errors';
 import { StagedEvidence } from '../upload/staged-evidence';
 import { BlobRow, EvidenceStore, Gate, LARGE_BLOB_BYTES, PostgresEvidenceStore, StoredEvidence } from './evidence.store';
@@ -126,8 +127,12 @@ export class S3EvidenceStore extends EvidenceStore implements OnModuleDestroy {
   }
 }
 
-/** Network failures, timeouts and 5xx answers mean "retry later" (503); anything else is a real error. */
-function unavailableOr(error: unknown): unknown {
+/**
+ * A full bucket (507, MinIO's XMinioStorageFull ...) is out of storage (503, counted as such); network failures,
+ * timeouts and other 5xx answers mean "retry later" (503); anything else is a real error.
+ */
+export function unavailableOr(error: unknown): unknown {
+  if (isObjectStoreFull(error)) return new InsufficientResourcesError('storage', 'evidence_store', (error as Error)?.message);
   const e = error as { $metadata?: { httpStatusCode?: number }; code?: string; name?: string; cause?: { code?: string } };
   const status = e?.$metadata?.httpStatusCode;
   if (status !== undefined && status >= 500) return new EvidenceStoreUnavailableError();

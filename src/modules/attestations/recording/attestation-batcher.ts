@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isDatabaseUnavailable } from '../../../common/errors/database-errors';
+import { insufficientResources } from '../../../common/errors/resource-errors';
 import { JsonLogger } from '../../../common/logging/json-logger';
 import { Metrics } from '../../../common/metrics/metrics';
 import { UnitOfWork } from '../../../database/unit-of-work';
@@ -82,8 +83,14 @@ export class AttestationBatcher {
       atOnce = await this.recorder.recordGroupAtOnce(group.map((pending) => pending.input));
     } catch (error) {
       // Committed, or maybe committed (the connection broke): answer with the error, do not write again.
-      // The same when the evidence store is unreachable (nothing was written): every path needs it.
-      if (error instanceof GroupCommittedError || isDatabaseUnavailable(error) || error instanceof EvidenceStoreUnavailableError) {
+      // The same when the evidence store is unreachable or the disk is full (nothing was written): every path
+      // needs them, and trying each attestation again alone would only repeat the refusal.
+      if (
+        error instanceof GroupCommittedError ||
+        isDatabaseUnavailable(error) ||
+        error instanceof EvidenceStoreUnavailableError ||
+        insufficientResources(error)
+      ) {
         committed();
         for (const pending of group) pending.reject(error);
         return;

@@ -36,8 +36,12 @@ export class AttachmentSink {
     private readonly contentType: string,
   ) {}
 
-  /** Takes the next slice of the file. Throws UploadTooLargeError past the cap. */
+  /**
+   * Takes the next slice of the file. Throws UploadTooLargeError past the cap, and the temp file's own error
+   * (ENOSPC: the disk is full) as soon as it is known, so the request is refused without staging the rest.
+   */
   write(data: Buffer): void {
+    if (this.spillError) throw this.spillError;
     this.size += data.length;
     if (this.size > this.maxBytes) throw new UploadTooLargeError(this.maxBytes);
     this.hash.update(data);
@@ -60,9 +64,17 @@ export class AttachmentSink {
     return this.spill?.writableNeedDrain ?? false;
   }
 
+  /** Calls `resume` once the temp file has caught up, or has failed (the next write then throws its error). */
   onDrain(resume: () => void): void {
-    if (this.spill) this.spill.once('drain', resume);
-    else resume();
+    const spill = this.spill;
+    if (!spill || this.spillError) return resume();
+    const done = () => {
+      spill.off('drain', done);
+      spill.off('error', done);
+      resume();
+    };
+    spill.once('drain', done);
+    spill.once('error', done);
   }
 
   async finish(): Promise<StagedEvidence> {

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { boundaryOf, MultipartError, MultipartParser, MultipartPart } from '../../../../libs/multipart/src';
 import { AppError, BadRequestError, PayloadTooLargeError, ValidationError } from '../../../common/errors/app-error';
+import { insufficientResources } from '../../../common/errors/resource-errors';
 import { isStorableText, UNSTORABLE_TEXT } from '../../../common/validation/storable-text';
 import { AttachmentSink, UploadTooLargeError } from './attachment-sink';
 import { StagedEvidence } from './staged-evidence';
@@ -170,6 +171,9 @@ function toAppError(error: unknown, limits: AttestationFormLimits): AppError {
   if (error instanceof UploadTooLargeError) {
     return new PayloadTooLargeError(`The attachment is larger than ${limits.fileBytes / (1024 * 1024)} MB (${limits.fileBytes} bytes); nothing was stored`);
   }
+  // The temp file could not be written (a full disk): the server's lack, not the form's fault.
+  const resources = insufficientResources(error);
+  if (resources) return resources;
   const message = error instanceof Error ? error.message : 'unreadable form';
   return new ValidationError({ body: `invalid multipart request: ${message}` });
 }
