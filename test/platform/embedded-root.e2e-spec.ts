@@ -134,7 +134,7 @@ function uidOf(pid: number): number {
           body: JSON.stringify({ name: 'kept-org', admin: { email: 'ann@kept.example' } }),
         });
         expect(created.status).toBe(201);
-        apiKey = (await created.json()).admin.api_key;
+        apiKey = ((await created.json()) as { admin: { api_key: string } }).admin.api_key;
       } finally {
         first.child.kill('SIGTERM');
       }
@@ -148,7 +148,7 @@ function uidOf(pid: number): number {
         expect(startLine(second.output())?.cluster_dir).toBe(clusterDir);
         const org = await fetch(`http://127.0.0.1:${second.port}/api/v2/organizations/kept-org`, { headers: { Authorization: `Bearer ${apiKey}` } });
         expect(org.status).toBe(200);
-        expect((await org.json()).name).toBe('kept-org');
+        expect(((await org.json()) as { name: string }).name).toBe('kept-org');
       } finally {
         second.child.kill('SIGTERM');
       }
