@@ -38,6 +38,13 @@ const BENCHES: Record<string, Bench> = {
     options: '<A>/src/main.js <B>/src/main.js [--rounds N] [--seconds N] [--attachment-kb N]',
     quick: 'dist/src/main.js dist/src/main.js --rounds 1 --seconds 1',
   },
+  'ingest-profile': {
+    script: 'bench/ingest/profile.ts',
+    needsBuild: true,
+    what: 'where the service\'s CPU goes per 1 KB attestation: a --cpu-prof of the ingest path, by area and function',
+    options: '[--seconds N] [--top N] [--keep DIR] [--node BINARY] [--main MAIN_JS]',
+    quick: '--seconds 2 --top 5',
+  },
   listing: {
     script: 'bench/listing/run.ts',
     needsBuild: true,

@@ -4,7 +4,7 @@ import { AppModule, AppModuleOptions } from './app.module';
 import { assertEveryRouteClassified, listRouteTable } from './common/auth/route-table';
 import { installHttpPipeline } from './common/http/http-pipeline';
 import { configureHttpServer } from './common/http/http-server';
-import { installHttpMetrics } from './common/metrics/http-metrics';
+import { httpMetrics } from './common/metrics/http-metrics';
 import { Metrics } from './common/metrics/metrics';
 import { mountOpenApi } from './openapi/mount-openapi';
 
@@ -20,9 +20,8 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
     logger: options.logger,
     abortOnError: false,
   });
-  installHttpMetrics(app.getHttpAdapter().getInstance(), metrics);
   configureHttpServer(app.getHttpServer(), options.config.http, options.config.bodyLimitBytes, options.logger);
-  installHttpPipeline(app.getHttpAdapter().getInstance(), options.logger, options.config.bodyLimitBytes);
+  installHttpPipeline(app.getHttpAdapter().getInstance(), options.logger, options.config.bodyLimitBytes, httpMetrics(metrics));
   app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED_PATHS });
   // Fail closed: a route that is not public, operator-only, org-scoped or @NotOrgScoped stops start-up here.
   const routes = listRouteTable(app, { prefix: API_PREFIX, exclude: UNPREFIXED_PATHS });

@@ -8,6 +8,7 @@ import { RequestTracker } from './common/http/request-tracker';
 import { JsonLogger } from './common/logging/json-logger';
 import { JobQueue } from './jobs/job-queue';
 import { openDataSource, runMigrations } from './database/data-source';
+import { clusterLocation } from './database/embedded/cluster-location';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './database/embedded/embedded-postgres';
 
 async function bootstrap(): Promise<void> {
@@ -26,14 +27,23 @@ async function bootstrap(): Promise<void> {
 
   let embedded: EmbeddedDatabase | undefined;
   if (!config.databaseUrl) {
-    logger.info('starting embedded PostgreSQL', { data_dir: config.dataDir });
+    const { clusterDir, movedBecause } = clusterLocation(config.dataDir, { dataDirIsDefault: config.dataDirIsDefault ?? false });
+    if (movedBecause) {
+      logger.info(`starting embedded PostgreSQL in ${clusterDir}: as root it runs as the OS user "postgres", which cannot reach ${config.dataDir} (${movedBecause}), so the cluster is kept there (set DATA_DIR to choose the folder)`, {
+        data_dir: config.dataDir,
+        cluster_dir: clusterDir,
+      });
+    } else {
+      logger.info('starting embedded PostgreSQL', { data_dir: config.dataDir, cluster_dir: clusterDir });
+    }
     embedded = await startEmbeddedPostgres({
       dataDir: config.dataDir,
+      clusterDir,
       log: (line) => logger.debug(line, { context: 'postgres' }),
       restartAfterExit: true,
       report: (level, msg, fields) => logger[level](msg, fields),
     });
-    logger.info('embedded PostgreSQL ready', { port: embedded.port });
+    logger.info('embedded PostgreSQL ready', { port: embedded.port, cluster_dir: embedded.clusterDir });
   }
 
   const dataSource = await openDataSource(config.databaseUrl ?? embedded!.url, config.database);

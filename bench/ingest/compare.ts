@@ -1,15 +1,18 @@
 /**
- * Two builds of the service, side by side, for a change whose effect is smaller than this machine's drift.
- * Run: `npx ts-node --transpile-only bench/ingest/compare.ts <A>/src/main.js <B>/src/main.js [--rounds N]
- * [--seconds N] [--attachment-kb N]`, where A and B are copies of `dist/` (a copy must stay inside the
- * project folder, e.g. `bench/.work/`, so that it finds node_modules).
+ * Builds of the service, side by side, for a change whose effect is smaller than this machine's drift.
+ * Run: `npx ts-node --transpile-only bench/ingest/compare.ts <A>/src/main.js <B>/src/main.js [<C>/src/main.js ...]
+ * [--rounds N] [--seconds N] [--attachment-kb N]`, where A, B ... are copies of `dist/` (a copy must stay inside the
+ * project folder, e.g. `bench/.work/`, so that it finds node_modules). `<main.js>@<node binary>` runs that build
+ * on another Node.js (e.g. one installed by scripts/test-on-node.sh); bare express always runs on this one.
  *
- * Each round loads bare express, then A and B (in turn first), for SECONDS each (16 clients, generic attestations with a
- * 1 KB data_json, plus an attachment of N KB with distinct bytes per request when asked). Each build's round
- * is divided by the bare figure of the same round, and B's ratio by A's: the median of those paired ratios is
- * the answer, with each side's CPU per request (service process, and all PostgreSQL processes).
+ * Each round loads bare express, then every build (in an order that turns each round), for SECONDS each (16
+ * clients, generic attestations with a 1 KB data_json, plus an attachment of N KB with distinct bytes per request
+ * when asked). Each build's round is divided by the bare figure of the same round, and each later build's ratio by
+ * A's: the median of those paired ratios is the answer, with each build's CPU per request (service process, and
+ * all PostgreSQL processes of its own cluster).
  */
 import { randomBytes } from 'node:crypto';
+import * as os from 'node:os';
 import { cpuSeconds, machine, startStack, Stack } from './harness';
 import { runLoad } from './load';
 import { BOUNDARY, dataJsonOf, multipart, startBare } from './requests';
@@ -19,11 +22,19 @@ const option = (name: string, fallback: number) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? Number(args[i + 1]) : fallback;
 };
-const builds = args.filter((a) => a.endsWith('.js'));
+const builds = args.filter((a) => /\.js(@.+)?$/.test(a)).map((a) => {
+  const at = a.indexOf('.js@');
+  return at < 0 ? { main: a, node: undefined } : { main: a.slice(0, at + 3), node: a.slice(at + 4) };
+});
+const NAMES = 'ABCDEFGH';
 const ROUNDS = option('rounds', 10);
 const SECONDS = option('seconds', 3);
 const ATTACHMENT_KB = option('attachment-kb', 0);
 const CLIENTS = 16;
+
+function loadAverage(): string {
+  return os.loadavg().map((l) => l.toFixed(1)).join(' ');
+}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -32,8 +43,10 @@ function median(values: number[]): number {
 }
 
 async function main() {
-  if (builds.length !== 2) throw new Error('usage: compare.ts <A main.js> <B main.js> [--rounds N] [--seconds N] [--attachment-kb N]');
-  console.log(`compare: ${ROUNDS} rounds of ${SECONDS}s, ${CLIENTS} clients, attachment ${ATTACHMENT_KB} KB; ${machine()}`);
+  if (builds.length < 2 || builds.length > NAMES.length) {
+    throw new Error('usage: compare.ts <A main.js> <B main.js> [<C main.js> ...] [--rounds N] [--seconds N] [--attachment-kb N]');
+  }
+  console.log(`compare: ${ROUNDS} rounds of ${SECONDS}s, ${CLIENTS} clients, attachment ${ATTACHMENT_KB} KB; ${machine()}; load average ${loadAverage()}`);
   const dataJson = dataJsonOf(1024, 'unit-test');
   const payload = randomBytes(Math.max(ATTACHMENT_KB * 1024, 16));
   const body = (i: number) => {
@@ -46,7 +59,7 @@ async function main() {
   const bare = await startBare();
   const stacks: Stack[] = [];
   try {
-    for (const build of builds) stacks.push(await startStack({ main: build }));
+    for (const build of builds) stacks.push(await startStack({ main: build.main, node: build.node }));
     const load = (stack: Stack, ms: number) =>
       runLoad({
         url: stack.baseUrl,
@@ -62,31 +75,36 @@ async function main() {
 
     await bareLoad(2000);
     for (const stack of stacks) await load(stack, 3000);
-    const ratios: number[][] = [[], []];
-    const serviceCpu: number[][] = [[], []];
-    const postgresCpu: number[][] = [[], []];
+    const ratios: number[][] = builds.map(() => []);
+    const serviceCpu: number[][] = builds.map(() => []);
+    const postgresCpu: number[][] = builds.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
       const b = await bareLoad(SECONDS * 1000);
       const line = [`round ${round + 1}: bare ${b.rps.toFixed(0)}`];
-      // A then B in odd rounds, B then A in even ones: what one leaves behind (a checkpoint) hits both alike.
-      for (const k of round % 2 ? [1, 0] : [0, 1]) {
+      // Each round starts with the next build: what one leaves behind (a checkpoint) hits all alike.
+      for (const k of builds.map((_, i) => (i + round) % builds.length)) {
         const cpu0 = cpuSeconds(stacks[k].pid);
         const pg0 = stacks[k].postgresCpuSeconds();
         const r = await load(stacks[k], SECONDS * 1000);
-        if (r.errors) throw new Error(`build ${'AB'[k]}: ${r.errors} errors (first: ${r.firstError})`);
+        if (r.errors) throw new Error(`build ${NAMES[k]}: ${r.errors} errors (first: ${r.firstError})`);
         serviceCpu[k].push(((cpuSeconds(stacks[k].pid) - cpu0) * 1000) / r.requests);
         postgresCpu[k].push(((stacks[k].postgresCpuSeconds() - pg0) * 1000) / r.requests);
         ratios[k].push(r.rps / b.rps);
-        line.push(`${'AB'[k]} ${r.rps.toFixed(0)} (${(r.rps / b.rps).toFixed(3)})`);
+        line.push(`${NAMES[k]} ${r.rps.toFixed(0)} (${(r.rps / b.rps).toFixed(3)})`);
       }
       console.log(line.join('  '));
     }
-    for (let k = 0; k < 2; k++) {
+    for (let k = 0; k < builds.length; k++) {
       console.log(
-        `${'AB'[k]} ${builds[k]}: ratio to bare, median ${median(ratios[k]).toFixed(3)}; CPU per request: service ${median(serviceCpu[k]).toFixed(3)} ms, PostgreSQL ${median(postgresCpu[k]).toFixed(3)} ms`,
+        `${NAMES[k]} ${builds[k].main}${builds[k].node ? ` on ${builds[k].node}` : ''}: ratio to bare, median ${median(ratios[k]).toFixed(3)}; CPU per request: service ${median(serviceCpu[k]).toFixed(3)} ms, PostgreSQL ${median(postgresCpu[k]).toFixed(3)} ms`,
       );
     }
-    console.log(`B / A, median of paired rounds: ${median(ratios[1].map((r, i) => r / ratios[0][i])).toFixed(3)}`);
+    for (let k = 1; k < builds.length; k++) {
+      const paired = ratios[k].map((r, i) => r / ratios[0][i]);
+      const cpu = serviceCpu[k].map((c, i) => c / serviceCpu[0][i]);
+      console.log(`${NAMES[k]} / A, median of paired rounds: ${median(paired).toFixed(3)} (service CPU per request ${median(cpu).toFixed(3)} x A's)`);
+    }
+    console.log(`load average at the end ${loadAverage()}`);
   } finally {
     bare.child.kill('SIGTERM');
     for (const stack of stacks) await stack.stop();

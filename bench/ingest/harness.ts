@@ -67,6 +67,8 @@ export async function startStack(
     nodeArgs?: string[];
     /** Another build's main.js (bench/ingest/compare.ts); default dist/src/main.js. */
     main?: string;
+    /** Another Node.js binary for the service; default this process's. */
+    node?: string;
   } = {},
 ): Promise<Stack> {
   const main = path.resolve(options.main ?? path.join(ROOT, 'dist/src/main.js'));
@@ -84,7 +86,7 @@ export async function startStack(
   const port = await freePort();
   const adminToken = 'bench-operator-' + randomBytes(12).toString('hex');
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), main], {
+  const child = spawn(options.node ?? process.execPath, [...(options.nodeArgs ?? []), main], {
     cwd: ROOT,
     env: {
       ...process.env,

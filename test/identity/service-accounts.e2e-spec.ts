@@ -169,8 +169,8 @@ describe('service accounts and API keys', () => {
 
       await a.http().delete(sa(`/${account}/api-keys/${id}`)).set(...admin()).expect(200);
       await whoAmI(a, key).expect(401); // the revoking instance itself: at once
-      const took = await within(1000, refusedBy(b, key));
-      expect(took).toBeLessThan(1000);
+      // A deadline, not a timing assertion: B's clock is fake, so without the notification its cache never lets go.
+      await within(1000, refusedBy(b, key));
       expect((await a.http().get(sa(`/${account}/api-keys`)).set(...admin()).expect(200)).body).toEqual([]);
     });
 

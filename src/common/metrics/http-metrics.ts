@@ -18,7 +18,12 @@ function routeTemplate(req: Request): string {
  * instrumentation closes the span.
  */
 export function installHttpMetrics(app: Express, metrics: Metrics): void {
-  app.use((req: Request, res: Response, next: NextFunction) => {
+  app.use(httpMetrics(metrics));
+}
+
+/** The same as a middleware, to run as the first step of the HTTP pipeline (http-pipeline.ts). */
+export function httpMetrics(metrics: Metrics): (req: Request, res: Response, next: NextFunction) => void {
+  return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     const span = trace.getActiveSpan();
     const end = res.end;
@@ -36,5 +41,5 @@ export function installHttpMetrics(app: Express, metrics: Metrics): void {
       return (end as (...a: unknown[]) => Response).apply(this, args);
     } as Response['end'];
     next();
-  });
+  };
 }

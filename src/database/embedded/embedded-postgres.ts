@@ -20,12 +20,16 @@ import { PostgresBinaries, prepareBinaries } from './postgres-binaries';
 export interface EmbeddedDatabase {
   url: string;
   port: number;
+  /** The cluster's folder. */
+  clusterDir: string;
   stop(): Promise<void>;
 }
 
 export interface EmbeddedPostgresOptions {
-  /** The service's data folder; the cluster lives in `<dataDir>/pg`. */
+  /** The service's data folder; the cluster lives in `<dataDir>/pg` unless `clusterDir` says otherwise. */
   dataDir: string;
+  /** Another folder for the cluster (cluster-location.ts: a default data folder the postgres user cannot reach). */
+  clusterDir?: string;
   database?: string;
   port?: number;
   /** Trade durability for speed (tests): fsync and synchronous_commit off. */
@@ -139,10 +143,10 @@ function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: Nod
   });
 }
 
-async function initdb(binaries: PostgresBinaries, dataDir: string, clusterDir: string, password: string, account: PostgresAccount | undefined, out: Output): Promise<void> {
+async function initdb(binaries: PostgresBinaries, workDir: string, clusterDir: string, password: string, account: PostgresAccount | undefined, out: Output): Promise<void> {
   fs.mkdirSync(clusterDir, { recursive: true, mode: 0o700 });
   // The password reaches initdb through a file only it can read, removed right after.
-  const pwfile = path.join(dataDir, `.initdb-password-${randomBytes(6).toString('hex')}`);
+  const pwfile = path.join(workDir, `.initdb-password-${randomBytes(6).toString('hex')}`);
   fs.writeFileSync(pwfile, password + '\n', { mode: 0o600, flag: 'wx' });
   try {
     if (account) {
@@ -152,7 +156,7 @@ async function initdb(binaries: PostgresBinaries, dataDir: string, clusterDir: s
     const child = spawn(
       binaries.initdb,
       [`--pgdata=${clusterDir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C'],
-      { ...runAs(account), cwd: dataDir, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] },
+      { ...runAs(account), cwd: workDir, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     collect(child, out);
     const result = await exitOf(child);
@@ -203,19 +207,26 @@ function whenReady(child: ChildProcess, clusterDir: string, exited: Promise<{ co
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedDatabase> {
   const log = options.log ?? (() => undefined);
   const dataDir = path.resolve(options.dataDir);
-  const clusterDir = path.join(dataDir, 'pg');
+  const clusterDir = options.clusterDir ? path.resolve(options.clusterDir) : path.join(dataDir, 'pg');
+  // The folder holding the cluster, which the postgres user must reach: DATA_DIR itself unless the cluster is kept elsewhere.
+  const clusterHome = path.dirname(clusterDir);
+  const moved = clusterHome !== dataDir;
   const root = runningAsRoot();
-  if (root) refuseUnlessDataReachable(dataDir, lookupPostgresAccount());
+  if (root) refuseUnlessDataReachable(clusterHome, lookupPostgresAccount());
   await settleLeftoverCluster(dataDir, clusterDir, log);
   const account = root ? ensurePostgresAccount() : undefined;
   const binaries = prepareBinaries(account, { nativeDir: options.nativeDir, cacheRoot: options.binaryCacheRoot, log });
 
-  makeDataDir(dataDir, account);
+  makeDataDir(dataDir, moved ? undefined : account);
+  if (moved) {
+    makeDataDir(clusterHome, account);
+    fs.writeFileSync(path.join(clusterHome, 'data-dir'), `The embedded PostgreSQL cluster of the Veritrail data folder ${dataDir}\n`);
+  }
   const password = clusterPassword(dataDir);
   const port = options.port ?? (await freePort());
   const out: Output = { log, recent: [] };
   if (!fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) {
-    await initdb(binaries, dataDir, clusterDir, password, account, out);
+    await initdb(binaries, clusterHome, clusterDir, password, account, out);
   }
 
   const launch = (): PostmasterRun => {
@@ -229,7 +240,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
         '-c', 'max_connections=200',
         ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
       ],
-      { ...runAs(account), cwd: dataDir, detached: true, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] },
+      { ...runAs(account), cwd: clusterHome, detached: true, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     // Recorded before anything can wait, so a kill -9 from now on leaves a record naming this postmaster.
     const postmaster: ProcessStamp | undefined = child.pid ? stampOf(child.pid) : undefined;
@@ -330,6 +341,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   return {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
     port,
+    clusterDir,
     stop: () => (stopped ??= stopChild()),
   };
 }
