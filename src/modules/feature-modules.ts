@@ -10,6 +10,7 @@ import { LambdaEnvironmentTypeModule } from './environments/types/lambda/lambda-
 import { S3EnvironmentTypeModule } from './environments/types/s3/s3-environment-type.module';
 import { ServerEnvironmentTypeModule } from './environments/types/server/server-environment-type.module';
 import { GenericAttestationModule } from './attestations/types/generic/generic-attestation.module';
+import { JunitAttestationModule } from './attestations/types/junit/junit-attestation.module';
 import { ControlsModule } from './controls/controls.module';
 import { EvaluationsModule } from './evaluations/evaluations.module';
 import { FlowsModule } from './flows/flows.module';
@@ -43,6 +44,7 @@ export const FEATURE_MODULES = [
   ArtifactsModule,
   AttestationsModule,
   DecisionAttestationModule,
+  JunitAttestationModule,
   EvaluationsModule,
   EnvironmentsModule,
   S3EnvironmentTypeModule,
