@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { AttestationTypeDefinition } from '../attestation-type';
+import { AttestationTypeModule } from '../../attestation-type.module';
+import { commonRecordFields } from '../../dto/attestation-common-fields.dto';
+import { SonarAttestationController } from './sonar-attestation.controller';
+import { SonarAttestationRequestDto } from './sonar-attestation.request.dto';
+import { assessSonarResults } from './sonar-results';
+
+/** `sonar`: a SonarQube analysis. Compliance is its quality gate (`assess`); the gate in `data.sonar`. */
+export const sonarAttestationType: AttestationTypeDefinition<SonarAttestationRequestDto> = {
+  name: 'sonar',
+  schemaVersion: 1,
+  dataClass: SonarAttestationRequestDto,
+  acceptsAttachment: true,
+  isCompliant: (data) => (data.sonar_results.qualityGate as { status?: string } | undefined)?.status === 'OK',
+  toRecord: (data) => ({
+    ...commonRecordFields(data),
+    extra: { ...(data.target_artifacts?.length ? { target_artifacts: data.target_artifacts } : {}), sonar_results: data.sonar_results },
+  }),
+  assess: async ({ data }) => assessSonarResults(data.sonar_results, 'sonar_results'),
+};
+
+@Module({
+  imports: [AttestationTypeModule.register(sonarAttestationType)],
+  controllers: [SonarAttestationController],
+})
+export class SonarAttestationModule {}
