@@ -32,6 +32,8 @@ interface World {
   keyId: string;
   /** The number of the org's last action, an environment action. */
   actionNumber: number;
+  /** The commit its attestation names (`git_commit_info.sha1`). */
+  commit: string;
   /** Strings that exist only in this org's stored data: no request of another org ever contains them. */
   secrets: string[];
 }
@@ -56,6 +58,7 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   key_id: (w) => w.keyId,
   number: (w) => String(w.actionNumber), // an action number: this org's last one
   notification_number: (w) => String(w.actionNumber),
+  fingerprint: (w) => w.fingerprint, // GET /attestations/{org}/{flow}/artifact/{fingerprint}/{name}
 };
 /** The same for query string fields. */
 const QUERY_FILLERS: Record<string, (w: World) => string> = {
@@ -70,6 +73,9 @@ const QUERY_FILLERS: Record<string, (w: World) => string> = {
   tag: (w) => `tenancy:${w.tagValue}`,
   snappish1: (w) => w.env, // GET /env-diff/{org}: an environment (its latest snapshot)
   snappish2: (w) => w.env,
+  commit_list: (w) => w.commit, // list_attestations_for_criteria: the commit this org's attestation names
+  flow_name: (w) => w.flow,
+  attestation_name: (w) => w.attestationName,
 };
 /** Query fields that name nothing of an org: paging, time windows, switches. */
 const NOT_IDENTIFIERS = new Set([
@@ -91,6 +97,7 @@ const NOT_IDENTIFIERS = new Set([
   'reverse',
   'from',
   'to',
+  'attestation_type',
 ]);
 /** A valid body for each write route, so that a 404 comes from the lookup and not from validation. */
 const PROBE_FINGERPRINT = hex(32);
@@ -104,6 +111,11 @@ const WRITE_BODIES: Record<string, (req: Test) => Test> = {
     req.send({ fingerprint: PROBE_FINGERPRINT, filename: 'probe.bin', trail_name: 'tenancy-probe', template_reference_name: 'probe' }),
   'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/generic': (req) =>
     req.field('data_json', JSON.stringify({ attestation_name: 'tenancy-probe', is_compliant: true })),
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/junit': (req) => req.field('data_json', JSON.stringify({ attestation_name: 'tenancy-probe', junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 0.1 }] })),
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/snyk': (req) => req.field('data_json', JSON.stringify({ attestation_name: 'tenancy-probe', snyk_results: { tool: { name: 'SnykCode', version: '1' }, results: [] } })),
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/sonar': (req) => req.field('data_json', JSON.stringify({ attestation_name: 'tenancy-probe', sonar_results: { analysedAt: 'a', revision: 'r', project: { key: 'k', url: 'u' } } })),
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/jira': (req) => req.field('data_json', JSON.stringify({ attestation_name: 'tenancy-probe', jira_results: [] })),
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/pull_request': (req) => req.field('data_json', JSON.stringify({ attestation_name: 'tenancy-probe', git_provider: 'github', pull_requests: [] })),
   'PUT /api/v2/controls/:org/:identifier': (req) => req.send({ name: 'tenancy-probe' }),
   'POST /api/v2/controls/:org/:identifier/archive': (req) => req,
   'POST /api/v2/controls/:org/:identifier/unarchive': (req) => req,
@@ -166,6 +178,7 @@ describe('tenancy over every org-scoped route', () => {
       attestationName: `att-${id}-${hex(3)}`,
       attestationId: '',
       fingerprint: hex(32),
+      commit: hex(20),
       repoName: `owner-${id}/repo-${hex(3)}`,
       controlIdentifier: `CTRL-${id}-${hex(3)}`,
       evaluationId: '',
@@ -199,6 +212,7 @@ describe('tenancy over every org-scoped route', () => {
       is_compliant: true,
       description: secret('attestation'),
       user_data: { note: secret('attnote') },
+      git_commit_info: { sha1: w.commit },
       repo_info: { id: w.repoExternalId, name: w.repoName, url: `https://${secret('repourl')}.example`, provider: 'github', description: secret('repo') },
     };
     await as(t.http().post(`/api/v2/attestations/${org.name}/${w.flow}/trail/${w.trail}/generic`))

@@ -5,6 +5,9 @@ import { commonRecordFields } from '../../dto/attestation-common-fields.dto';
 import { SonarAttestationController } from './sonar-attestation.controller';
 import { SonarAttestationRequestDto } from './sonar-attestation.request.dto';
 import { assessSonarResults } from './sonar-results';
+import { SonarWebhookReceiverController, SonarWebhooksController } from './webhook/sonar-webhook.controllers';
+import { CreateSonarWebhookHandler, DeleteSonarWebhookHandler, ListSonarWebhooksHandler, ReceiveSonarWebhookHandler } from './webhook/sonar-webhook.handlers';
+import { SonarWebhookRepository } from './webhook/sonar-webhook.repository';
 
 /** `sonar`: a SonarQube analysis. Compliance is its quality gate (`assess`); the gate in `data.sonar`. */
 export const sonarAttestationType: AttestationTypeDefinition<SonarAttestationRequestDto> = {
@@ -20,8 +23,13 @@ export const sonarAttestationType: AttestationTypeDefinition<SonarAttestationReq
   assess: async ({ data }) => assessSonarResults(data.sonar_results, 'sonar_results'),
 };
 
+/**
+ * The `sonar` type: its route, and SonarQube's webhook (an org admin's hooks under `/integrations/{org}/sonar`,
+ * SonarQube's calls to `/webhooks/sonar/{hook_uid}`), which records the same type. Owns `sonar_webhooks`.
+ */
 @Module({
   imports: [AttestationTypeModule.register(sonarAttestationType)],
-  controllers: [SonarAttestationController],
+  controllers: [SonarAttestationController, SonarWebhooksController, SonarWebhookReceiverController],
+  providers: [SonarWebhookRepository, CreateSonarWebhookHandler, ListSonarWebhooksHandler, DeleteSonarWebhookHandler, ReceiveSonarWebhookHandler],
 })
 export class SonarAttestationModule {}
