@@ -38,6 +38,13 @@ const BENCHES: Record<string, Bench> = {
     options: '<A>/src/main.js <B>/src/main.js [--rounds N] [--seconds N] [--attachment-kb N]',
     quick: 'dist/src/main.js dist/src/main.js --rounds 1 --seconds 1',
   },
+  junit: {
+    script: 'bench/junit/run.ts',
+    needsBuild: true,
+    what: 'junit attestations with a 5 MB report of 20,000 test cases, one at a time; a 50 MB report',
+    options: '[--requests N] [--cases N] [--md]',
+    quick: '--requests 3 --cases 2000',
+  },
   listing: {
     script: 'bench/listing/run.ts',
     needsBuild: true,

@@ -74,6 +74,7 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   number: (w) => String(w.actionNumber),
   notification_number: (w) => String(w.actionNumber),
   fingerprint: () => 'a'.repeat(64), // GET /attestations/{org}/{flow}/artifact/{fingerprint}/{name}
+  hook_uid: () => 'f'.repeat(32), // a SonarQube webhook (none: its receiver answers 404 before reading more)
 };
 
 type Body = { kind: 'json'; value: Record<string, unknown> } | { kind: 'form'; fields: Record<string, string> };
@@ -116,6 +117,11 @@ const VALID_BODIES: Record<string, (w: World) => Body> = {
   'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/pull_request': () => ({
     kind: 'form',
     fields: { data_json: JSON.stringify({ attestation_name: 'probe', git_provider: 'github', pull_requests: [{ url: 'u', state: 'OPEN', merge_commit: '' }] }) },
+  }),
+  'POST /api/v2/integrations/:org/sonar': () => ({ kind: 'json', value: { flow_name_from: 'name', flow_name_prefix: 'p-', flow_name_suffix: '-s' } }),
+  'POST /api/v2/webhooks/sonar/:hook_uid': () => ({
+    kind: 'json',
+    value: { analysedAt: '2026-01-01T00:00:00+0000', revision: 'r', project: { key: 'k', url: 'u' }, qualityGate: { status: 'OK', conditions: [] } },
   }),
   'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/system': (w) => ({
     kind: 'form',

@@ -34,6 +34,8 @@ interface World {
   actionNumber: number;
   /** The commit its attestation names (`git_commit_info.sha1`). */
   commit: string;
+  /** Its SonarQube webhook. */
+  hookUid: string;
   /** Strings that exist only in this org's stored data: no request of another org ever contains them. */
   secrets: string[];
 }
@@ -59,6 +61,7 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   number: (w) => String(w.actionNumber), // an action number: this org's last one
   notification_number: (w) => String(w.actionNumber),
   fingerprint: (w) => w.fingerprint, // GET /attestations/{org}/{flow}/artifact/{fingerprint}/{name}
+  hook_uid: (w) => w.hookUid, // a SonarQube webhook of this org
 };
 /** The same for query string fields. */
 const QUERY_FILLERS: Record<string, (w: World) => string> = {
@@ -128,6 +131,8 @@ const WRITE_BODIES: Record<string, (req: Test) => Test> = {
   'DELETE /api/v2/api-keys/:org/:key_id': (req) => req,
   'POST /api/v2/api-keys/:org/:key_id/rotate': (req) => req.send({}),
   'DELETE /api/v2/actions/:org/:number': (req) => req,
+  'POST /api/v2/integrations/:org/sonar': (req) => req.send({ flow_name_prefix: 'tenancy-probe' }),
+  'DELETE /api/v2/integrations/:org/sonar/:hook_uid': (req) => req,
   'DELETE /api/v2/organizations/:org/environments_notifications/:notification_number': (req) => req,
 };
 /** Bodies that name an org's own resources (filled per request, for the org whose key sends it). */
@@ -179,6 +184,7 @@ describe('tenancy over every org-scoped route', () => {
       attestationId: '',
       fingerprint: hex(32),
       commit: hex(20),
+      hookUid: '',
       repoName: `owner-${id}/repo-${hex(3)}`,
       controlIdentifier: `CTRL-${id}-${hex(3)}`,
       evaluationId: '',
@@ -266,6 +272,9 @@ describe('tenancy over every org-scoped route', () => {
       .send({ name: secret('env-action'), environments: [secret('env')], triggers: ['ON_COMPLIANT_ENV'], targets: target() })
       .expect(201);
     w.actionNumber = env.body.number;
+    const hook = await as(t.http().post(`/api/v2/integrations/${org.name}/sonar`)).send({ flow_name_prefix: secret('hook').slice(0, 60) }).expect(201);
+    w.hookUid = hook.body.hook_uid;
+    w.secrets.push(hook.body.secret);
     return w;
   }
 
