@@ -1,13 +1,10 @@
 import { createGunzip } from 'node:zlib';
 import { PayloadTooLargeError } from '../../../../common/errors/app-error';
 import { EvidenceFormatError } from './evidence-format-error';
+import type { FileSink } from './file-sink';
 import { looksLikeTar, TarReader } from './tar-reader';
 
-/** Where the bytes of one file of the evidence go, chunk by chunk. Return null from `open` to skip a file. */
-export interface FileSink {
-  write(chunk: Buffer): void;
-  end(): void;
-}
+export type { FileSink } from './file-sink';
 
 /**
  * Bytes an archive may expand to, in total: a gzip bomb stops here (413) instead of filling memory. The

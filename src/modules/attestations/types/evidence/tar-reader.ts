@@ -1,4 +1,4 @@
-import type { FileSink } from './evidence-files';
+import type { FileSink } from './file-sink';
 import { EvidenceFormatError } from './evidence-format-error';
 
 const BLOCK = 512;
