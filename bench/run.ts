@@ -42,7 +42,7 @@ const BENCHES: Record<string, Bench> = {
     script: 'bench/junit/run.ts',
     needsBuild: true,
     what: 'junit attestations with a 5 MB report of 20,000 test cases, one at a time; a 50 MB report',
-    options: '[--requests N] [--cases N] [--md]',
+    options: '[--requests N] [--cases N] [--generic] [--md]',
     quick: '--requests 3 --cases 2000',
   },
   listing: {

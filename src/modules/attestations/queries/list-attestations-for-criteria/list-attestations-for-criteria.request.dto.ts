@@ -1,4 +1,4 @@
-import { IsOptional, IsString } from 'class-validator';
+import { Allow, IsOptional, IsString } from 'class-validator';
 
 /**
  * Query of `GET /attestations/{org}/list_attestations_for_criteria`. `commit_list` may repeat
@@ -6,7 +6,8 @@ import { IsOptional, IsString } from 'class-validator';
  * reference's). `attestation_id` is accepted and ignored, as in the reference.
  */
 export class ListAttestationsForCriteriaRequestDto {
-  @IsOptional()
+  /** Required (the route table and the API description say so); its absence is the handler's 400. */
+  @Allow()
   commit_list?: string | string[];
 
   @IsOptional()
