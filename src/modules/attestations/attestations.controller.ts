@@ -43,6 +43,7 @@ export class AttestationsController {
         flowName: query.flow_name,
         attestationName: query.attestation_name,
         attestationType: query.attestation_type,
+        attestationId: query.attestation_id,
       }),
     );
   }

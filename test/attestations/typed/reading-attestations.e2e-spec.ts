@@ -71,6 +71,8 @@ describe('reading attestations back', () => {
       expect(comma.body[C2]).toEqual([]);
       const byFlowAndName = await get(`/list_attestations_for_criteria?commit_list=${C1},${C2}&flow_name=other&attestation_name=manual`).expect(200);
       expect([byFlowAndName.body[C1], byFlowAndName.body[C2].length]).toEqual([[], 1]);
+      const one = await get(`/list_attestations_for_criteria?commit_list=${C1}&attestation_id=${all.body[C1][1].attestation_id}`).expect(200);
+      expect(one.body[C1].map((a: any) => a.attestation_name)).toEqual(['unit']);
       const custom = await get(`/list_attestations_for_criteria?commit_list=${C1}&attestation_type=custom:security-scan`).expect(200);
       expect(custom.body).toEqual({ [C1]: [] });
     });

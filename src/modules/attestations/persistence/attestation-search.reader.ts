@@ -30,7 +30,7 @@ export class AttestationSearchReader {
   async forCommits(
     orgId: string,
     commits: string[],
-    filters: { flowName?: string; attestationName?: string; types?: { builtIn: string | null; customName: string | null } },
+    filters: { flowName?: string; attestationName?: string; attestationId?: string; types?: { builtIn: string | null; customName: string | null } },
   ): Promise<AttestationRow[]> {
     return this.dataSource.query(
       `SELECT ${ATTESTATION_COLUMNS} ${ATTESTATION_FROM}
@@ -39,8 +39,17 @@ export class AttestationSearchReader {
          AND ($4::text IS NULL OR a.name = $4)
          AND ($5::text IS NULL OR a.attestation_type = $5)
          AND ($6::text IS NULL OR (a.attestation_type = 'custom' AND a.data->>'type_name' = $6) OR a.attestation_type = 'custom:' || $6)
+         AND ($7::text IS NULL OR a.id::text = $7)
        ORDER BY a.created_at DESC, a.id DESC`,
-      [orgId, commits, filters.flowName ?? null, filters.attestationName ?? null, filters.types?.builtIn ?? null, filters.types?.customName ?? null],
+      [
+        orgId,
+        commits,
+        filters.flowName ?? null,
+        filters.attestationName ?? null,
+        filters.types?.builtIn ?? null,
+        filters.types?.customName ?? null,
+        filters.attestationId ?? null,
+      ],
     );
   }
 

@@ -14,7 +14,8 @@ export const MAX_COMMITS = 500;
 /**
  * The reference's search by commit: `commit_list` is required (400 with the reference's message); each commit
  * must be 40 lowercase hex; `attestation_type` is a registered type or `custom:<name>`, else 400. Every commit
- * asked for is a key of the answer, with `[]` when nothing names it; attestations newest first.
+ * asked for is a key of the answer, with `[]` when nothing names it; attestations newest first. `attestation_id`
+ * narrows to that one attestation (the reference ignores it; narrowing is what a caller who sends it means).
  */
 @QueryHandler(ListAttestationsForCriteriaQuery)
 export class ListAttestationsForCriteriaHandler implements IQueryHandler<ListAttestationsForCriteriaQuery> {
@@ -25,7 +26,7 @@ export class ListAttestationsForCriteriaHandler implements IQueryHandler<ListAtt
   ) {}
 
   async execute(q: ListAttestationsForCriteriaQuery): Promise<Record<string, AttestationResponse[]>> {
-    const { orgId, commitList, flowName, attestationName, attestationType } = q.props;
+    const { orgId, commitList, flowName, attestationName, attestationType, attestationId } = q.props;
     const commits = [...new Set((Array.isArray(commitList) ? commitList : commitList === undefined ? [] : [commitList]).flatMap((c) => String(c).split(',')).map((c) => c.trim()).filter(Boolean))];
     if (!commits.length) {
       throw new ValidationError({ 'query.commit_list': 'is required' }, 'commit_list is required: provide one or more commit SHAs to search.');
@@ -43,7 +44,7 @@ export class ListAttestationsForCriteriaHandler implements IQueryHandler<ListAtt
     }
     if (Object.keys(errors).length) throw new ValidationError(errors);
 
-    const rows = await this.search.forCommits(orgId, commits, { flowName, attestationName, types });
+    const rows = await this.search.forCommits(orgId, commits, { flowName, attestationName, attestationId, types });
     const answer: Record<string, AttestationResponse[]> = Object.fromEntries(commits.map((c) => [c, []]));
     for (const row of rows) answer[row.git_commit_info!.sha1 as string]?.push(toAttestationResponse(row, this.config.publicBaseUrl));
     return answer;

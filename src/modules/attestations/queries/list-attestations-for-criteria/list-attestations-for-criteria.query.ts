@@ -6,6 +6,7 @@ export interface ListAttestationsForCriteriaProps extends OrgScope {
   flowName?: string;
   attestationName?: string;
   attestationType?: string;
+  attestationId?: string;
 }
 
 /** Attestations by the commits they name: `{<sha1>: [attestation, ...]}`, one key per commit asked for. */

@@ -3,7 +3,7 @@ import { Allow, IsOptional, IsString } from 'class-validator';
 /**
  * Query of `GET /attestations/{org}/list_attestations_for_criteria`. `commit_list` may repeat
  * (`commit_list=a&commit_list=b`) or be comma-separated; it is checked by the handler (its 400 message is the
- * reference's). `attestation_id` is accepted and ignored, as in the reference.
+ * reference's). `attestation_id` narrows to that attestation.
  */
 export class ListAttestationsForCriteriaRequestDto {
   /** Required (the route table and the API description say so); its absence is the handler's 400. */
