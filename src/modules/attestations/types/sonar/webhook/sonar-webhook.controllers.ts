@@ -3,7 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { CurrentOrg, CurrentPrincipal, Public, RequiresRole } from '../../../../../common/auth/auth.decorators';
 import { OrgContext, Principal } from '../../../../../common/auth/principal';
 import { actingScope, orgScope } from '../../../../../common/cqrs/org-scoped';
-import { ApiSuccess, message } from '../../../../../common/openapi/response-schema';
+import { ApiErrors, ApiSuccess, message } from '../../../../../common/openapi/response-schema';
 import { RAW_JSON_BODY } from '../../../../../common/http/raw-json-body';
 import { CreateSonarWebhookCommand, DeleteSonarWebhookCommand, ListSonarWebhooksQuery, ReceiveSonarWebhookCommand } from './sonar-webhook.commands';
 import {
@@ -59,6 +59,13 @@ export class SonarWebhookReceiverController {
   @Public()
   @HttpCode(200)
   @ApiSuccess(SONAR_WEBHOOK_RECEIVED_SCHEMA)
+  @ApiErrors({
+    400: 'The body is not a SonarQube analysis, or its scanner properties name an invalid flow, trail or attestation.',
+    401: 'The X-Sonar-Webhook-HMAC-SHA256 header is missing or is not the HMAC-SHA256 of the body with the hook secret.',
+    404: 'No webhook has this uid.',
+    413: 'The body is too large.',
+    415: 'The body is not JSON.',
+  })
   receive(
     @Param('hook_uid') hookUid: string,
     @Headers('x-sonar-webhook-hmac-sha256') signature: string | undefined,
