@@ -45,6 +45,13 @@ const BENCHES: Record<string, Bench> = {
     options: '[--seconds N] [--top N] [--keep DIR] [--node BINARY] [--main MAIN_JS]',
     quick: '--seconds 2 --top 5',
   },
+  junit: {
+    script: 'bench/junit/run.ts',
+    needsBuild: true,
+    what: 'junit attestations with a 5 MB report of 20,000 test cases, one at a time; a 50 MB report',
+    options: '[--requests N] [--cases N] [--generic] [--md]',
+    quick: '--requests 3 --cases 2000',
+  },
   listing: {
     script: 'bench/listing/run.ts',
     needsBuild: true,

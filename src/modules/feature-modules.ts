@@ -10,6 +10,11 @@ import { LambdaEnvironmentTypeModule } from './environments/types/lambda/lambda-
 import { S3EnvironmentTypeModule } from './environments/types/s3/s3-environment-type.module';
 import { ServerEnvironmentTypeModule } from './environments/types/server/server-environment-type.module';
 import { GenericAttestationModule } from './attestations/types/generic/generic-attestation.module';
+import { JiraAttestationModule } from './attestations/types/jira/jira-attestation.module';
+import { JunitAttestationModule } from './attestations/types/junit/junit-attestation.module';
+import { PullRequestAttestationModule } from './attestations/types/pull-request/pull-request-attestation.module';
+import { SnykAttestationModule } from './attestations/types/snyk/snyk-attestation.module';
+import { SonarAttestationModule } from './attestations/types/sonar/sonar-attestation.module';
 import { ControlsModule } from './controls/controls.module';
 import { EvaluationsModule } from './evaluations/evaluations.module';
 import { FlowsModule } from './flows/flows.module';
@@ -43,6 +48,11 @@ export const FEATURE_MODULES = [
   ArtifactsModule,
   AttestationsModule,
   DecisionAttestationModule,
+  JunitAttestationModule,
+  SnykAttestationModule,
+  PullRequestAttestationModule,
+  JiraAttestationModule,
+  SonarAttestationModule,
   EvaluationsModule,
   EnvironmentsModule,
   S3EnvironmentTypeModule,

@@ -1,5 +1,6 @@
 import type { ResponseObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { RouteEntry } from '../common/auth/route-table';
+import { API_ERRORS } from '../common/openapi/response-schema';
 import { ORG_PARAM } from '../common/auth/route-scope';
 import type { RouteInputs } from './route-inputs';
 import { SCHEMA_REF } from './request-schemas';
@@ -67,6 +68,8 @@ export function errorResponses(route: RouteEntry, inputs: RouteInputs): Record<s
     responses['413'] = error('The body (or a part of the form) is too large.');
     responses['415'] = error('The body is neither JSON nor a multipart form.');
   }
+  const declared: Record<number, string> | undefined = Reflect.getMetadata(API_ERRORS, route.controller.prototype[route.methodName]);
+  for (const [status, description] of Object.entries(declared ?? {})) responses[status] = error(description);
   responses['500'] = { description: 'Unexpected error; the id is logged with it.', content: body(UNEXPECTED_ERROR_SCHEMA) };
   responses['503'] = {
     ...error('The database is unavailable, or the server is out of storage, memory or connections (the message says which); retry after the given seconds.'),

@@ -73,6 +73,8 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   key_id: (w) => w.keyId,
   number: (w) => String(w.actionNumber),
   notification_number: (w) => String(w.actionNumber),
+  fingerprint: () => 'a'.repeat(64), // GET /attestations/{org}/{flow}/artifact/{fingerprint}/{name}
+  hook_uid: () => 'f'.repeat(32), // a SonarQube webhook (none: its receiver answers 404 before reading more)
 };
 
 type Body = { kind: 'json'; value: Record<string, unknown> } | { kind: 'form'; fields: Record<string, string> };
@@ -89,6 +91,37 @@ const VALID_BODIES: Record<string, (w: World) => Body> = {
   'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/generic': () => ({
     kind: 'form',
     fields: { data_json: JSON.stringify({ attestation_name: 'probe', is_compliant: true, user_data: { note: 'n' } }) },
+  }),
+  // Typed attestation types (test/attestations/typed): each with its required evidence field.
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/junit': () => ({
+    kind: 'form',
+    fields: { data_json: JSON.stringify({ attestation_name: 'probe', junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 0.1 }] }) },
+  }),
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/snyk': () => ({
+    kind: 'form',
+    fields: { data_json: JSON.stringify({ attestation_name: 'probe', snyk_results: { tool: { name: 'SnykCode', version: '1' }, results: [{ high_count: 0, medium_count: 0, low_count: 0 }] } }) },
+  }),
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/sonar': () => ({
+    kind: 'form',
+    fields: {
+      data_json: JSON.stringify({
+        attestation_name: 'probe',
+        sonar_results: { analysedAt: '2026-01-01T00:00:00+0000', revision: 'r', project: { key: 'k', url: 'u' }, qualityGate: { status: 'OK', conditions: [] } },
+      }),
+    },
+  }),
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/jira': () => ({
+    kind: 'form',
+    fields: { data_json: JSON.stringify({ attestation_name: 'probe', jira_results: [{ issue_id: 'P-1', issue_url: 'u', issue_exists: true }] }) },
+  }),
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/pull_request': () => ({
+    kind: 'form',
+    fields: { data_json: JSON.stringify({ attestation_name: 'probe', git_provider: 'github', pull_requests: [{ url: 'u', state: 'OPEN', merge_commit: '' }] }) },
+  }),
+  'POST /api/v2/integrations/:org/sonar': () => ({ kind: 'json', value: { flow_name_from: 'name', flow_name_prefix: 'p-', flow_name_suffix: '-s' } }),
+  'POST /api/v2/webhooks/sonar/:hook_uid': () => ({
+    kind: 'json',
+    value: { analysedAt: '2026-01-01T00:00:00+0000', revision: 'r', project: { key: 'k', url: 'u' }, qualityGate: { status: 'OK', conditions: [] } },
   }),
   'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/system': (w) => ({
     kind: 'form',

@@ -147,6 +147,16 @@ describe('API description (OpenAPI)', () => {
     const dataSchema = doc.components.schemas[generic.schema.properties.data_json.contentSchema.$ref.split('/').pop()];
     expect(dataSchema.required).toContain('attestation_name');
 
+    // The typed attestation routes take the CLI's form, each with its evidence field required.
+    for (const [type, field] of [['junit', 'junit_results'], ['snyk', 'snyk_results'], ['sonar', 'sonar_results'], ['jira', 'jira_results'], ['pull_request', 'pull_requests']]) {
+      const form = op('post', `/api/v2/attestations/{org}/{flow_name}/trail/{trail_name}/${type}`).requestBody.content['multipart/form-data'];
+      const schema = doc.components.schemas[form.schema.properties.data_json.contentSchema.$ref.split('/').pop()];
+      expect(schema.required).toEqual(expect.arrayContaining(['attestation_name', field]));
+    }
+    // A public webhook receiver says what its signature check answers.
+    const sonarHook = op('post', '/api/v2/webhooks/sonar/{hook_uid}');
+    expect(Object.keys(sonarHook.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404']));
+
     const beginTrail = op('put', '/api/v2/trails/{org}/{flow}').requestBody.content;
     expect(Object.keys(beginTrail['multipart/form-data'].schema.properties)).toEqual(['data_json', 'template_file']);
     expect(beginTrail['application/json']).toBeDefined();

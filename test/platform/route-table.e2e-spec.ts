@@ -72,6 +72,8 @@ describe('route table', () => {
       'public GET /health',
       'public GET /metrics',
       'public GET /ready',
+      // SonarQube sends no API key: the hook's uid names the org and its HMAC header proves the secret.
+      'public POST /api/v2/webhooks/sonar/:hook_uid',
     ]);
     expect(routes.filter((r) => r.policy.scope === 'org-scoped').every((r) => r.params.includes('org'))).toBe(true);
   });
@@ -91,7 +93,8 @@ describe('route table', () => {
   it('every public route answers without a credential', async () => {
     const checked = await everyRoute(
       (r) => r.policy.scope === 'public',
-      async (r) => expectStatus(200, await call(r, pathFor(r, org.name))),
+      // An inbound webhook is authenticated by its uid and signature, not a credential: an unknown uid is 404.
+      async (r) => expectStatus(r.path.startsWith('/api/v2/webhooks/') ? 404 : 200, await call(r, pathFor(r, org.name))),
     );
     expect(checked.map(describeRoute).sort()).toEqual([
       'GET /api/v2/doc',
@@ -103,6 +106,7 @@ describe('route table', () => {
       'GET /health',
       'GET /metrics',
       'GET /ready',
+      'POST /api/v2/webhooks/sonar/:hook_uid',
     ]);
   });
 

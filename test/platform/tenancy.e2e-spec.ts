@@ -32,6 +32,10 @@ interface World {
   keyId: string;
   /** The number of the org's last action, an environment action. */
   actionNumber: number;
+  /** The commit its attestation names (`git_commit_info.sha1`). */
+  commit: string;
+  /** Its SonarQube webhook. */
+  hookUid: string;
   /** Strings that exist only in this org's stored data: no request of another org ever contains them. */
   secrets: string[];
 }
@@ -56,6 +60,8 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   key_id: (w) => w.keyId,
   number: (w) => String(w.actionNumber), // an action number: this org's last one
   notification_number: (w) => String(w.actionNumber),
+  fingerprint: (w) => w.fingerprint, // GET /attestations/{org}/{flow}/artifact/{fingerprint}/{name}
+  hook_uid: (w) => w.hookUid, // a SonarQube webhook of this org
 };
 /** The same for query string fields. */
 const QUERY_FILLERS: Record<string, (w: World) => string> = {
@@ -70,6 +76,9 @@ const QUERY_FILLERS: Record<string, (w: World) => string> = {
   tag: (w) => `tenancy:${w.tagValue}`,
   snappish1: (w) => w.env, // GET /env-diff/{org}: an environment (its latest snapshot)
   snappish2: (w) => w.env,
+  commit_list: (w) => w.commit, // list_attestations_for_criteria: the commit this org's attestation names
+  flow_name: (w) => w.flow,
+  attestation_name: (w) => w.attestationName,
 };
 /** Query fields that name nothing of an org: paging, time windows, switches. */
 const NOT_IDENTIFIERS = new Set([
@@ -91,6 +100,7 @@ const NOT_IDENTIFIERS = new Set([
   'reverse',
   'from',
   'to',
+  'attestation_type',
 ]);
 /** A valid body for each write route, so that a 404 comes from the lookup and not from validation. */
 const PROBE_FINGERPRINT = hex(32);
@@ -104,6 +114,11 @@ const WRITE_BODIES: Record<string, (req: Test) => Test> = {
     req.send({ fingerprint: PROBE_FINGERPRINT, filename: 'probe.bin', trail_name: 'tenancy-probe', template_reference_name: 'probe' }),
   'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/generic': (req) =>
     req.field('data_json', JSON.stringify({ attestation_name: 'tenancy-probe', is_compliant: true })),
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/junit': (req) => req.field('data_json', JSON.stringify({ attestation_name: 'tenancy-probe', junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 0.1 }] })),
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/snyk': (req) => req.field('data_json', JSON.stringify({ attestation_name: 'tenancy-probe', snyk_results: { tool: { name: 'SnykCode', version: '1' }, results: [] } })),
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/sonar': (req) => req.field('data_json', JSON.stringify({ attestation_name: 'tenancy-probe', sonar_results: { analysedAt: 'a', revision: 'r', project: { key: 'k', url: 'u' } } })),
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/jira': (req) => req.field('data_json', JSON.stringify({ attestation_name: 'tenancy-probe', jira_results: [] })),
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/pull_request': (req) => req.field('data_json', JSON.stringify({ attestation_name: 'tenancy-probe', git_provider: 'github', pull_requests: [] })),
   'PUT /api/v2/controls/:org/:identifier': (req) => req.send({ name: 'tenancy-probe' }),
   'POST /api/v2/controls/:org/:identifier/archive': (req) => req,
   'POST /api/v2/controls/:org/:identifier/unarchive': (req) => req,
@@ -116,6 +131,8 @@ const WRITE_BODIES: Record<string, (req: Test) => Test> = {
   'DELETE /api/v2/api-keys/:org/:key_id': (req) => req,
   'POST /api/v2/api-keys/:org/:key_id/rotate': (req) => req.send({}),
   'DELETE /api/v2/actions/:org/:number': (req) => req,
+  'POST /api/v2/integrations/:org/sonar': (req) => req.send({ flow_name_prefix: 'tenancy-probe' }),
+  'DELETE /api/v2/integrations/:org/sonar/:hook_uid': (req) => req,
   'DELETE /api/v2/organizations/:org/environments_notifications/:notification_number': (req) => req,
 };
 /** Bodies that name an org's own resources (filled per request, for the org whose key sends it). */
@@ -166,6 +183,8 @@ describe('tenancy over every org-scoped route', () => {
       attestationName: `att-${id}-${hex(3)}`,
       attestationId: '',
       fingerprint: hex(32),
+      commit: hex(20),
+      hookUid: '',
       repoName: `owner-${id}/repo-${hex(3)}`,
       controlIdentifier: `CTRL-${id}-${hex(3)}`,
       evaluationId: '',
@@ -199,6 +218,7 @@ describe('tenancy over every org-scoped route', () => {
       is_compliant: true,
       description: secret('attestation'),
       user_data: { note: secret('attnote') },
+      git_commit_info: { sha1: w.commit },
       repo_info: { id: w.repoExternalId, name: w.repoName, url: `https://${secret('repourl')}.example`, provider: 'github', description: secret('repo') },
     };
     await as(t.http().post(`/api/v2/attestations/${org.name}/${w.flow}/trail/${w.trail}/generic`))
@@ -252,6 +272,9 @@ describe('tenancy over every org-scoped route', () => {
       .send({ name: secret('env-action'), environments: [secret('env')], triggers: ['ON_COMPLIANT_ENV'], targets: target() })
       .expect(201);
     w.actionNumber = env.body.number;
+    const hook = await as(t.http().post(`/api/v2/integrations/${org.name}/sonar`)).send({ flow_name_prefix: secret('hook').slice(0, 60) }).expect(201);
+    w.hookUid = hook.body.hook_uid;
+    w.secrets.push(hook.body.secret);
     return w;
   }
 
@@ -327,7 +350,9 @@ describe('tenancy over every org-scoped route', () => {
     // the reference's paged lists: repos, environments, controls
     (body && Array.isArray(body.controls) && body.controls.length === 0 && body.total_count === 0) ||
     (body && Array.isArray(body.repos) && body.repos.length === 0 && body.total_count === 0) ||
-    (body && Array.isArray(body.environments) && body.environments.length === 0 && body.total_count === 0);
+    (body && Array.isArray(body.environments) && body.environments.length === 0 && body.total_count === 0) ||
+    // list_attestations_for_criteria: each commit asked for, with nothing under it
+    (body && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length > 0 && Object.values(body).every((v) => Array.isArray(v) && v.length === 0));
 
   beforeAll(async () => {
     t = await startTestApp();

@@ -6,6 +6,7 @@ import { sendError } from '../errors/send-error';
 import { JsonLogger } from '../logging/json-logger';
 import { requestContext } from '../logging/request-context';
 import { bodyGate, hasBody } from './body-gate';
+import { keepWebhookBody } from './raw-json-body';
 import { mediaType } from './media-type';
 import { securityHeaders } from './security-headers';
 
@@ -57,7 +58,7 @@ export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitB
   };
 
   // The 415 rule, then JSON bodies; multipart bodies are left to the route that reads them.
-  const json = express.json({ limit: bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'] });
+  const json = express.json({ limit: bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'], verify: keepWebhookBody });
   const jsonBody: Step = (req, res, next) => {
     if (!hasBody(req)) return next();
     const type = mediaType(req);

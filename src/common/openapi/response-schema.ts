@@ -25,6 +25,13 @@ export interface ApiSuccessMetadata extends ApiSuccessOptions {
 /** What the route answers on success. */
 export const ApiSuccess = (schema: JsonSchema, options: ApiSuccessOptions = {}) => SetMetadata(API_SUCCESS, { ...options, schema } satisfies ApiSuccessMetadata);
 
+export const API_ERRORS = 'veritrail:api-errors';
+/**
+ * Error statuses a route answers beyond those its declarations imply (src/openapi/error-responses.ts), with
+ * what each means: e.g. a public webhook receiver that checks a signature answers 401.
+ */
+export const ApiErrors = (errors: Record<number, string>) => SetMetadata(API_ERRORS, errors);
+
 // JSON schema (2020-12, as OpenAPI 3.1 uses it) in a few words.
 export const string: JsonSchema = { type: 'string' };
 export const integer: JsonSchema = { type: 'integer' };

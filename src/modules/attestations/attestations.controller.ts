@@ -9,9 +9,12 @@ import { GetAttestationEvidenceQuery } from './queries/get-attestation-evidence/
 import { ListFlowAttestationsQuery } from './queries/list-flow-attestations/list-flow-attestations.query';
 import { ListFlowAttestationsRequestDto } from './queries/list-flow-attestations/list-flow-attestations.request.dto';
 import { ListSlotVersionsQuery } from './queries/list-slot-versions/list-slot-versions.query';
+import { GetArtifactAttestationQuery } from './queries/get-artifact-attestation/get-artifact-attestation.query';
+import { ListAttestationsForCriteriaQuery } from './queries/list-attestations-for-criteria/list-attestations-for-criteria.query';
+import { ListAttestationsForCriteriaRequestDto } from './queries/list-attestations-for-criteria/list-attestations-for-criteria.request.dto';
 import { orgScope } from '../../common/cqrs/org-scoped';
 import { ApiSuccess } from '../../common/openapi/response-schema';
-import { ATTESTATION_LIST_SCHEMA, ATTESTATION_PAGE_SCHEMA, EVIDENCE_FILE_SCHEMA } from './dto/attestation.schema';
+import { ATTESTATION_LIST_SCHEMA, ATTESTATION_PAGE_SCHEMA, ATTESTATIONS_BY_COMMIT_SCHEMA, EVIDENCE_FILE_SCHEMA } from './dto/attestation.schema';
 
 /**
  * Read routes of attestations. Writes are per type (e.g. POST .../generic in types/generic); there is no
@@ -24,7 +27,25 @@ export class AttestationsController {
   @Get(':org')
   @ApiSuccess(ATTESTATION_PAGE_SCHEMA)
   findInOrg(@CurrentOrg() org: OrgContext, @Query() query: FindOrgAttestationRequestDto) {
-    return this.queryBus.execute(new FindOrgAttestationQuery({ ...orgScope(org), attestationId: query.attestation_id }));
+    return this.queryBus.execute(
+      new FindOrgAttestationQuery({ ...orgScope(org), attestationId: query.attestation_id, page: query.page, perPage: query.per_page }),
+    );
+  }
+
+  /** Declared before `:org/:flow_name`, which would take it as a flow's name. */
+  @Get(':org/list_attestations_for_criteria')
+  @ApiSuccess(ATTESTATIONS_BY_COMMIT_SCHEMA)
+  listForCriteria(@CurrentOrg() org: OrgContext, @Query() query: ListAttestationsForCriteriaRequestDto) {
+    return this.queryBus.execute(
+      new ListAttestationsForCriteriaQuery({
+        ...orgScope(org),
+        commitList: query.commit_list,
+        flowName: query.flow_name,
+        attestationName: query.attestation_name,
+        attestationType: query.attestation_type,
+        attestationId: query.attestation_id,
+      }),
+    );
   }
 
   @Get(':org/:flow_name')
@@ -53,6 +74,17 @@ export class AttestationsController {
     @Param('attestation_id') attestationId: string,
   ) {
     return toStreamableFile(await this.queryBus.execute(new GetAttestationEvidenceQuery({ ...orgScope(org), flowName, trailName, attestationId })));
+  }
+
+  @Get(':org/:flow_name/artifact/:fingerprint/:attestation_name')
+  @ApiSuccess(ATTESTATION_LIST_SCHEMA)
+  artifactAttestation(
+    @CurrentOrg() org: OrgContext,
+    @Param('flow_name') flowName: string,
+    @Param('fingerprint') fingerprint: string,
+    @Param('attestation_name') attestationName: string,
+  ) {
+    return this.queryBus.execute(new GetArtifactAttestationQuery({ ...orgScope(org), flowName, fingerprint, attestationName }));
   }
 
   @Get(':org/:flow_name/trail/:trail_name/:attestation_name')

@@ -7,6 +7,9 @@ import { ReposModule } from '../repos/repos.module';
 import { AttestationsController } from './attestations.controller';
 import { AttestMultipartHandler } from './commands/attest-multipart/attest-multipart.handler';
 import { AttestationReader } from './persistence/attestation.reader';
+import { AttestationSearchReader } from './persistence/attestation-search.reader';
+import { GetArtifactAttestationHandler } from './queries/get-artifact-attestation/get-artifact-attestation.handler';
+import { ListAttestationsForCriteriaHandler } from './queries/list-attestations-for-criteria/list-attestations-for-criteria.handler';
 import { AttestationRepository } from './persistence/attestation.repository';
 import { EvidenceStore, PostgresEvidenceStore } from './persistence/evidence.store';
 import { S3EvidenceStore } from './persistence/s3-evidence.store';
@@ -36,6 +39,9 @@ import { AttestationUploadPipe } from './upload/attestation-upload.pipe';
     AttestationBatcher,
     AttestationRepository,
     AttestationReader,
+    AttestationSearchReader,
+    GetArtifactAttestationHandler,
+    ListAttestationsForCriteriaHandler,
     PostgresEvidenceStore,
     {
       // Chosen by configuration (EVIDENCE_S3_BUCKET): a bucket, falling back to PostgreSQL for older blobs.

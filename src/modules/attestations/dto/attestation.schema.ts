@@ -31,6 +31,8 @@ export const ATTESTATION_SCHEMA = object({
 
 export const ATTESTATION_LIST_SCHEMA = arrayOf(ATTESTATION_SCHEMA);
 export const ATTESTATION_PAGE_SCHEMA = pageOf(ATTESTATION_SCHEMA);
+/** `list_attestations_for_criteria`: each commit asked for, with the attestations that name it. */
+export const ATTESTATIONS_BY_COMMIT_SCHEMA = mapOf(ATTESTATION_LIST_SCHEMA);
 
 /** The attachment as it was uploaded. */
 export const EVIDENCE_FILE_SCHEMA = { type: 'string', contentMediaType: 'application/octet-stream' };

@@ -26,7 +26,14 @@ export class StagedEvidence {
    * digest the attestation records: bytes that changed since they were hashed on the way in (a temp file
    * altered on disk) throw EvidenceDigestMismatchError, before any store has been given them.
    */
-  async read(): Promise<Buffer> {
+  read(): Promise<Buffer> {
+    // Kept once read: a type that judges its evidence reads it before the insert does (one read, one hash).
+    return (this.verified ??= this.readVerified());
+  }
+
+  private verified: Promise<Buffer> | null = null;
+
+  private async readVerified(): Promise<Buffer> {
     const content = this.memory ?? (this.tempPath ? await fs.readFile(this.tempPath) : Buffer.alloc(0));
     const actual = createHash('sha256').update(content).digest();
     if (content.length !== this.size || !actual.equals(this.sha256)) throw new EvidenceDigestMismatchError(this.sha256Hex, actual.toString('hex'));

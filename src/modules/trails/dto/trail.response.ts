@@ -11,6 +11,8 @@ export interface SlotStatusResponse {
   status: 'MISSING' | 'COMPLETE';
   is_compliant: boolean | null;
   unexpected: boolean;
+  /** A type that judges its evidence adds its typed fields under its name (`junit`, `snyk`...), and why not compliant. */
+  [typedFields: string]: unknown;
 }
 
 export interface ArtifactStatusResponse {
@@ -80,7 +82,19 @@ export function slotStatus(slot: Slot): SlotStatusResponse {
     status: slot.attestation ? 'COMPLETE' : 'MISSING',
     is_compliant: slot.attestation ? slot.attestation.isCompliant : null,
     unexpected: slot.unexpected,
+    ...typedFieldsOf(slot),
   };
+}
+
+/** `data.<type>` (the summary a judging type stores, e.g. `junit`) and `compliance_reasons`, when the slot has them. */
+function typedFieldsOf(slot: Slot): Record<string, unknown> {
+  const a = slot.attestation;
+  if (!a) return {};
+  const typed = a.fields[a.type];
+  const out: Record<string, unknown> = {};
+  if (typed && typeof typed === 'object' && !Array.isArray(typed)) out[a.type] = typed;
+  if (Array.isArray(a.fields.compliance_reasons)) out.compliance_reasons = a.fields.compliance_reasons;
+  return out;
 }
 
 /** `compliance_status` of GET trail: trail slots as an array, artifacts as a map keyed by template name. */
