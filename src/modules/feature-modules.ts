@@ -2,6 +2,8 @@ import { ActionsModule } from './actions/actions.module';
 import { ArtifactsModule } from './artifacts/artifacts.module';
 import { AttestationsModule } from './attestations/attestations.module';
 import { DecisionAttestationModule } from './attestations/types/decision/decision-attestation.module';
+import { CustomAttestationModule } from './attestations/types/custom/custom-attestation.module';
+import { CustomAttestationTypesModule } from './custom-attestation-types/custom-attestation-types.module';
 import { EnvironmentsModule } from './environments/environments.module';
 import { DockerEnvironmentTypeModule } from './environments/types/docker/docker-environment-type.module';
 import { EcsEnvironmentTypeModule } from './environments/types/ecs/ecs-environment-type.module';
@@ -43,6 +45,8 @@ export const FEATURE_MODULES = [
   ArtifactsModule,
   AttestationsModule,
   DecisionAttestationModule,
+  CustomAttestationTypesModule,
+  CustomAttestationModule,
   EvaluationsModule,
   EnvironmentsModule,
   S3EnvironmentTypeModule,
