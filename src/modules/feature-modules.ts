@@ -3,6 +3,7 @@ import { ArtifactsModule } from './artifacts/artifacts.module';
 import { AttestationsModule } from './attestations/attestations.module';
 import { DecisionAttestationModule } from './attestations/types/decision/decision-attestation.module';
 import { CustomAttestationModule } from './attestations/types/custom/custom-attestation.module';
+import { OverrideAttestationModule } from './attestations/types/override/override-attestation.module';
 import { CustomAttestationTypesModule } from './custom-attestation-types/custom-attestation-types.module';
 import { EnvironmentsModule } from './environments/environments.module';
 import { DockerEnvironmentTypeModule } from './environments/types/docker/docker-environment-type.module';
@@ -47,6 +48,7 @@ export const FEATURE_MODULES = [
   DecisionAttestationModule,
   CustomAttestationTypesModule,
   CustomAttestationModule,
+  OverrideAttestationModule,
   EvaluationsModule,
   EnvironmentsModule,
   S3EnvironmentTypeModule,
