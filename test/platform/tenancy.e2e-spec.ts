@@ -32,6 +32,9 @@ interface World {
   keyId: string;
   /** The number of the org's last action, an environment action. */
   actionNumber: number;
+  /** A custom attestation type (archived by the write probes), and one the probes' custom attestations use. */
+  customType: string;
+  customTypeInUse: string;
   /** Strings that exist only in this org's stored data: no request of another org ever contains them. */
   secrets: string[];
 }
@@ -56,6 +59,7 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   key_id: (w) => w.keyId,
   number: (w) => String(w.actionNumber), // an action number: this org's last one
   notification_number: (w) => String(w.actionNumber),
+  custom_attestation_type_name: (w) => w.customType,
 };
 /** The same for query string fields. */
 const QUERY_FILLERS: Record<string, (w: World) => string> = {
@@ -91,6 +95,7 @@ const NOT_IDENTIFIERS = new Set([
   'reverse',
   'from',
   'to',
+  'version', // a custom attestation type's version number
 ]);
 /** A valid body for each write route, so that a 404 comes from the lookup and not from validation. */
 const PROBE_FINGERPRINT = hex(32);
@@ -116,6 +121,7 @@ const WRITE_BODIES: Record<string, (req: Test) => Test> = {
   'DELETE /api/v2/api-keys/:org/:key_id': (req) => req,
   'POST /api/v2/api-keys/:org/:key_id/rotate': (req) => req.send({}),
   'DELETE /api/v2/actions/:org/:number': (req) => req,
+  'PUT /api/v2/custom-attestation-types/:org/:custom_attestation_type_name/archive': (req) => req,
   'DELETE /api/v2/organizations/:org/environments_notifications/:notification_number': (req) => req,
 };
 /** Bodies that name an org's own resources (filled per request, for the org whose key sends it). */
@@ -125,6 +131,10 @@ const OWN_WRITE_BODIES: Record<string, (req: Test, own: World) => Test> = {
       'data_json',
       JSON.stringify({ type_name: 'decision', attestation_name: 'tenancy-probe', control: own.controlIdentifier, attestation_data: { is_compliant: true } }),
     ),
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/custom': (req, own) =>
+    req.field('data_json', JSON.stringify({ type_name: own.customTypeInUse, attestation_name: 'tenancy-probe', attestation_data: { probe: true } })),
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/override': (req, own) =>
+    req.send({ attestation_name: own.attestationName, reason: 'tenancy-probe', new_compliance_status: true, original_attestation_type: 'generic' }),
 };
 
 /**
@@ -177,6 +187,8 @@ describe('tenancy over every org-scoped route', () => {
       serviceAccount: `bot-${id}-${hex(3)}`,
       keyId: '',
       actionNumber: 0,
+      customType: `type-${id}-${hex(3)}`,
+      customTypeInUse: `type-${id}-${hex(3)}`,
       secrets: [org.name, org.adminEmail],
     };
     const secret = (what: string) => {
@@ -211,6 +223,12 @@ describe('tenancy over every org-scoped route', () => {
         .expect(201);
     }
     await as(t.http().post(`/api/v2/controls/${org.name}`)).send({ identifier: w.controlIdentifier, name: secret('control') }).expect(201);
+    for (const name of [w.customType, w.customTypeInUse]) {
+      await as(t.http().post(`/api/v2/custom-attestation-types/${org.name}`))
+        .field('data_json', JSON.stringify({ name, description: secret('type'), evaluator: { content_type: 'jq', rules: ['. != null'] } }))
+        .attach('type_schema', Buffer.from(JSON.stringify({ type: 'object', title: secret('schema') })), 'schema.json')
+        .expect(201);
+    }
     const evaluation = await as(t.http().post(`/api/v2/evaluations/${org.name}`))
       .send({
         context: { trails: [{ flow: w.flow, trail: w.trail }] },
@@ -272,6 +290,8 @@ describe('tenancy over every org-scoped route', () => {
       serviceAccounts: await get(`/api/v2/service-accounts/${w.org.name}`),
       keys: await get(`/api/v2/service-accounts/${w.org.name}/${w.serviceAccount}/api-keys`),
       actions: await get(`/api/v2/actions/${w.org.name}`),
+      customTypes: await get(`/api/v2/custom-attestation-types/${w.org.name}`),
+      customType: await get(`/api/v2/custom-attestation-types/${w.org.name}/${w.customType}`),
     };
   }
 
