@@ -89,6 +89,13 @@ const BENCHES: Record<string, Bench> = {
     options: '[--trails N] [--attestations N] [--requests N] [--seconds N]',
     quick: '--trails 5 --attestations 4 --requests 8 --seconds 1',
   },
+  custom: {
+    script: 'bench/custom/run.ts',
+    needsBuild: true,
+    what: 'custom attestations: a ~1 MB attestation_data judged by a JSON Schema and 10 jq rules, paired with generic ones of the same bytes',
+    options: '[--rounds N] [--requests N] [--kb N] [--md]',
+    quick: '--rounds 1 --requests 3 --kb 100',
+  },
   load: {
     script: 'bench/load/run.ts',
     needsBuild: true,

@@ -2,6 +2,9 @@ import { ActionsModule } from './actions/actions.module';
 import { ArtifactsModule } from './artifacts/artifacts.module';
 import { AttestationsModule } from './attestations/attestations.module';
 import { DecisionAttestationModule } from './attestations/types/decision/decision-attestation.module';
+import { CustomAttestationModule } from './attestations/types/custom/custom-attestation.module';
+import { OverrideAttestationModule } from './attestations/types/override/override-attestation.module';
+import { CustomAttestationTypesModule } from './custom-attestation-types/custom-attestation-types.module';
 import { EnvironmentsModule } from './environments/environments.module';
 import { DockerEnvironmentTypeModule } from './environments/types/docker/docker-environment-type.module';
 import { EcsEnvironmentTypeModule } from './environments/types/ecs/ecs-environment-type.module';
@@ -53,6 +56,9 @@ export const FEATURE_MODULES = [
   PullRequestAttestationModule,
   JiraAttestationModule,
   SonarAttestationModule,
+  CustomAttestationTypesModule,
+  CustomAttestationModule,
+  OverrideAttestationModule,
   EvaluationsModule,
   EnvironmentsModule,
   S3EnvironmentTypeModule,

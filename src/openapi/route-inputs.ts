@@ -35,13 +35,15 @@ export function routeInputs(route: RouteEntry): RouteInputs {
   const types: unknown[] = Reflect.getMetadata('design:paramtypes', route.controller.prototype, route.methodName) ?? [];
   const interceptors: unknown[] = Reflect.getMetadata(INTERCEPTORS_METADATA, handler) ?? [];
   const templateForm = interceptors.includes(TemplateFormInterceptor);
+  // Other form readers name their file parts in a static `formFileParts`.
+  const formReader = interceptors.find((i): i is { formFileParts: string[] } => Array.isArray((i as { formFileParts?: unknown })?.formFileParts));
   const inputs: RouteInputs = { queryClasses: [], queryNames: [] };
   for (const [key, arg] of Object.entries(args)) {
     if (key.includes(CUSTOM_ROUTE_ARGS_METADATA)) {
       const pipes = arg.pipes ?? [];
       const json = pipes.find((p): p is MultipartJsonPipe<object> => p instanceof MultipartJsonPipe) as any;
       if (json) {
-        const fileParts = templateForm ? ['template_file'] : [];
+        const fileParts = templateForm ? ['template_file'] : (formReader?.formFileParts ?? []);
         inputs.form = { dataClass: json.cls, field: json.field ?? DATA_JSON, fileParts, jsonAlso: true };
       } else if (pipes.includes(AttestationUploadPipe) && isClass(arg.data)) {
         inputs.form = { dataClass: arg.data, field: DATA_JSON, fileParts: ['attachment_file'], jsonAlso: false };

@@ -50,6 +50,7 @@ interface World {
   serviceAccount: string;
   keyId: string;
   actionNumber: number;
+  customType: string;
 }
 
 /** Valid values for every path parameter, so that a malformed request reaches the route's validators. */
@@ -75,6 +76,7 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   notification_number: (w) => String(w.actionNumber),
   fingerprint: () => 'a'.repeat(64), // GET /attestations/{org}/{flow}/artifact/{fingerprint}/{name}
   hook_uid: () => 'f'.repeat(32), // a SonarQube webhook (none: its receiver answers 404 before reading more)
+  custom_attestation_type_name: (w) => w.customType,
 };
 
 type Body = { kind: 'json'; value: Record<string, unknown> } | { kind: 'form'; fields: Record<string, string> };
@@ -128,6 +130,18 @@ const VALID_BODIES: Record<string, (w: World) => Body> = {
     fields: {
       data_json: JSON.stringify({ type_name: 'decision', attestation_name: 'probe', control: w.controlIdentifier, attestation_data: { is_compliant: true } }),
     },
+  }),
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/custom': (w) => ({
+    kind: 'form',
+    fields: { data_json: JSON.stringify({ attestation_name: 'probe', type_name: w.customType, attestation_data: { age: 30 } }) },
+  }),
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/override': (w) => ({
+    kind: 'json',
+    value: { attestation_name: w.attestationName, reason: 'probe', new_compliance_status: true, original_attestation_type: 'generic' },
+  }),
+  'POST /api/v2/custom-attestation-types/:org': () => ({
+    kind: 'form',
+    fields: { data_json: JSON.stringify({ name: `type-${hex(3)}`, description: 'd', evaluator: { content_type: 'jq', rules: ['.age > 1'] } }) },
   }),
   'PUT /api/v2/environments/:org': () => ({ kind: 'json', value: { name: `env-${hex(4)}`, type: 'K8S', description: 'd' } }),
   'PUT /api/v2/environments/:org/:env/join': () => ({ kind: 'json', value: { physical_env_name: 'probe' } }),
@@ -637,8 +651,12 @@ describe('malformed requests on every route', () => {
       serviceAccount: `bot-${id}`,
       keyId: '',
       actionNumber: 0,
+      customType: `type-${id}`,
     };
     await as(t.http().put(`/api/v2/flows/${org.name}`)).send({ name: world.flow, visibility: 'private' }).expect(201);
+    await as(t.http().post(`/api/v2/custom-attestation-types/${org.name}`))
+      .field('data_json', JSON.stringify({ name: world.customType, evaluator: { content_type: 'jq', rules: ['.age > 21'] } }))
+      .expect(201);
     await as(t.http().put(`/api/v2/trails/${org.name}/${world.flow}`)).field('data_json', JSON.stringify({ name: world.trail })).expect(201);
     await as(t.http().post(`/api/v2/attestations/${org.name}/${world.flow}/trail/${world.trail}/generic`))
       .field(

@@ -36,6 +36,9 @@ interface World {
   commit: string;
   /** Its SonarQube webhook. */
   hookUid: string;
+  /** A custom attestation type (archived by the write probes), and one the probes' custom attestations use. */
+  customType: string;
+  customTypeInUse: string;
   /** Strings that exist only in this org's stored data: no request of another org ever contains them. */
   secrets: string[];
 }
@@ -62,6 +65,7 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   notification_number: (w) => String(w.actionNumber),
   fingerprint: (w) => w.fingerprint, // GET /attestations/{org}/{flow}/artifact/{fingerprint}/{name}
   hook_uid: (w) => w.hookUid, // a SonarQube webhook of this org
+  custom_attestation_type_name: (w) => w.customType,
 };
 /** The same for query string fields. */
 const QUERY_FILLERS: Record<string, (w: World) => string> = {
@@ -101,6 +105,7 @@ const NOT_IDENTIFIERS = new Set([
   'from',
   'to',
   'attestation_type',
+  'version', // a custom attestation type's version number
 ]);
 /** A valid body for each write route, so that a 404 comes from the lookup and not from validation. */
 const PROBE_FINGERPRINT = hex(32);
@@ -133,6 +138,7 @@ const WRITE_BODIES: Record<string, (req: Test) => Test> = {
   'DELETE /api/v2/actions/:org/:number': (req) => req,
   'POST /api/v2/integrations/:org/sonar': (req) => req.send({ flow_name_prefix: 'tenancy-probe' }),
   'DELETE /api/v2/integrations/:org/sonar/:hook_uid': (req) => req,
+  'PUT /api/v2/custom-attestation-types/:org/:custom_attestation_type_name/archive': (req) => req,
   'DELETE /api/v2/organizations/:org/environments_notifications/:notification_number': (req) => req,
 };
 /** Bodies that name an org's own resources (filled per request, for the org whose key sends it). */
@@ -142,6 +148,10 @@ const OWN_WRITE_BODIES: Record<string, (req: Test, own: World) => Test> = {
       'data_json',
       JSON.stringify({ type_name: 'decision', attestation_name: 'tenancy-probe', control: own.controlIdentifier, attestation_data: { is_compliant: true } }),
     ),
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/custom': (req, own) =>
+    req.field('data_json', JSON.stringify({ type_name: own.customTypeInUse, attestation_name: 'tenancy-probe', attestation_data: { probe: true } })),
+  'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/override': (req, own) =>
+    req.send({ attestation_name: own.attestationName, reason: 'tenancy-probe', new_compliance_status: true, original_attestation_type: 'generic' }),
 };
 
 /**
@@ -196,6 +206,8 @@ describe('tenancy over every org-scoped route', () => {
       serviceAccount: `bot-${id}-${hex(3)}`,
       keyId: '',
       actionNumber: 0,
+      customType: `type-${id}-${hex(3)}`,
+      customTypeInUse: `type-${id}-${hex(3)}`,
       secrets: [org.name, org.adminEmail],
     };
     const secret = (what: string) => {
@@ -231,6 +243,12 @@ describe('tenancy over every org-scoped route', () => {
         .expect(201);
     }
     await as(t.http().post(`/api/v2/controls/${org.name}`)).send({ identifier: w.controlIdentifier, name: secret('control') }).expect(201);
+    for (const name of [w.customType, w.customTypeInUse]) {
+      await as(t.http().post(`/api/v2/custom-attestation-types/${org.name}`))
+        .field('data_json', JSON.stringify({ name, description: secret('type'), evaluator: { content_type: 'jq', rules: ['. != null'] } }))
+        .attach('type_schema', Buffer.from(JSON.stringify({ type: 'object', title: secret('schema') })), 'schema.json')
+        .expect(201);
+    }
     const evaluation = await as(t.http().post(`/api/v2/evaluations/${org.name}`))
       .send({
         context: { trails: [{ flow: w.flow, trail: w.trail }] },
@@ -295,6 +313,8 @@ describe('tenancy over every org-scoped route', () => {
       serviceAccounts: await get(`/api/v2/service-accounts/${w.org.name}`),
       keys: await get(`/api/v2/service-accounts/${w.org.name}/${w.serviceAccount}/api-keys`),
       actions: await get(`/api/v2/actions/${w.org.name}`),
+      customTypes: await get(`/api/v2/custom-attestation-types/${w.org.name}`),
+      customType: await get(`/api/v2/custom-attestation-types/${w.org.name}/${w.customType}`),
     };
   }
 

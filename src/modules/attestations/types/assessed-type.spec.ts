@@ -32,4 +32,10 @@ describe('withAssessment', () => {
     expect(type.isCompliant(new Data())).toBe(true);
     expect(type.toRecord(new Data()).extra).toEqual({ kept: 1 });
   });
+
+  it('records the attestation type the assessment names (a family such as custom:<name>), the type keeping its own', () => {
+    const judged = withAssessment(type, { isCompliant: true, attestationType: 'custom:person' });
+    expect(judged.name).toBe('custom:person');
+    expect(type.name).toBe('example');
+  });
 });

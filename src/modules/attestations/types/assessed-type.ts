@@ -6,6 +6,7 @@ import { Assessment, AttestationTypeDefinition } from './attestation-type';
  */
 export function withAssessment<T extends object>(type: AttestationTypeDefinition<T>, assessment: Assessment): AttestationTypeDefinition<T> {
   const judged: AttestationTypeDefinition<T> = Object.create(type);
+  if (assessment.attestationType) Object.defineProperty(judged, 'name', { value: assessment.attestationType });
   judged.isCompliant = () => assessment.isCompliant;
   judged.toRecord = (data: T) => {
     const record = type.toRecord(data);

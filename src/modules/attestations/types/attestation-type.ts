@@ -50,6 +50,11 @@ export interface Assessment {
   reasons?: string[];
   /** The type's typed fields, stored in the attestation's `data` and shown in every read shape. */
   summary?: Record<string, unknown>;
+  /**
+   * The `attestation_type` to record, for a type that stands for a family (`custom:<type name>`); the
+   * definition's `name` when absent.
+   */
+  attestationType?: string;
 }
 
 /** The columns every attestation type fills (see the attestations table). */

@@ -7,7 +7,8 @@ export interface SlotStatusResponse {
   attestation_name: string;
   attestation_type: string | null;
   attestation_id: string | null;
-  overridden_attestation_id: null;
+  /** When the slot's verdict is an override: the attestation it overrides. */
+  overridden_attestation_id: string | null;
   status: 'MISSING' | 'COMPLETE';
   is_compliant: boolean | null;
   unexpected: boolean;
@@ -78,7 +79,7 @@ export function slotStatus(slot: Slot): SlotStatusResponse {
     attestation_name: slot.name,
     attestation_type: slot.attestation?.type ?? slot.expectedType,
     attestation_id: slot.attestation?.id ?? null,
-    overridden_attestation_id: null,
+    overridden_attestation_id: overriddenId(slot),
     status: slot.attestation ? 'COMPLETE' : 'MISSING',
     is_compliant: slot.attestation ? slot.attestation.isCompliant : null,
     unexpected: slot.unexpected,
@@ -95,6 +96,11 @@ function typedFieldsOf(slot: Slot): Record<string, unknown> {
   if (typed && typeof typed === 'object' && !Array.isArray(typed)) out[a.type] = typed;
   if (Array.isArray(a.fields.compliance_reasons)) out.compliance_reasons = a.fields.compliance_reasons;
   return out;
+}
+
+function overriddenId(slot: Slot): string | null {
+  const id = slot.attestation?.fields.overridden_attestation_id;
+  return typeof id === 'string' ? id : null;
 }
 
 /** `compliance_status` of GET trail: trail slots as an array, artifacts as a map keyed by template name. */

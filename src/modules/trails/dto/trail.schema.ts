@@ -4,7 +4,7 @@ const slotStatus = object({
   attestation_name: string,
   attestation_type: nullable(string),
   attestation_id: nullable(string),
-  overridden_attestation_id: { type: 'null' },
+  overridden_attestation_id: { type: ['string', 'null'] },
   status: oneOf('MISSING', 'COMPLETE'),
   is_compliant: nullable(boolean),
   unexpected: boolean,
