@@ -58,6 +58,16 @@ module.exports = {
       to: { path: ['^src/', '^node_modules/(@nestjs|typeorm)/'] },
     },
     {
+      name: 'rego-front-door',
+      severity: 'error',
+      comment:
+        'The service enters the Rego engine (libs/rego) only through its index (libs/rego/src/index.ts), which ' +
+        'exports what a host needs: compile, the worker-thread sandbox and the wasm host builtins. Its sandbox/, ' +
+        'builtins/, value.ts and every other file are the library\'s to change. Lazy require() calls count too.',
+      from: { path: '^src/' },
+      to: { path: '^libs/rego/src/', pathNot: '^libs/rego/src/index\\.ts$' },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'An import that does not resolve is a typo or a missing dependency.',

@@ -74,6 +74,12 @@ describe('module boundaries', () => {
         'src/common/helper.ts': `import { FlowDirectory } from '../modules/flows/flows.module';\nexport const h = FlowDirectory;\n`,
         // a rego library file importing the service
         'libs/rego/src/engine.ts': `import { h } from '../../../src/common/helper';\nexport const e = h;\n`,
+        // the service past the Rego engine's front door, once by import and once by a lazy require
+        'libs/rego/src/index.ts': `export const compile = 1;\n`,
+        'libs/rego/src/value.ts': `export const fromJSON = 1;\n`,
+        'src/modules/evaluations/rego.adapter.ts':
+          `import { compile } from '../../../libs/rego/src';\n` +
+          `export const ok = compile;\nexport const lazy = () => require('../../../libs/rego/src/value');\n`,
       });
     });
     afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -86,6 +92,8 @@ describe('module boundaries', () => {
       expect(output).toMatch(/no-circular: src\/modules\/(a\/a|b\/b)\.module\.ts/);
       expect(output).toContain('common-below-modules: src/common/helper.ts → src/modules/flows/flows.module.ts');
       expect(output).toContain('libs-stand-alone: libs/rego/src/engine.ts → src/common/helper.ts');
+      expect(output).toContain('rego-front-door: src/modules/evaluations/rego.adapter.ts → libs/rego/src/value.ts');
+      expect(output).not.toContain('rego.adapter.ts → libs/rego/src/index.ts');
       expect(output).not.toContain('src/modules/trails/good.handler.ts →');
     });
   });

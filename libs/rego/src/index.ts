@@ -24,6 +24,11 @@ export { parseModule, parseQuery, parseTerm } from './parser/parser';
 export type { ParseOptions, RegoVersion } from './parser/parser';
 export { readBundle, mountDocument } from './bundle';
 export type { BundleManifest, ReadBundle } from './bundle';
+// What the service uses beyond compile/evaluate: the worker-thread sandbox and the wasm host's builtins.
+export { RegoSandbox } from './sandbox/sandbox';
+export type { SandboxOptions } from './sandbox/sandbox';
+export type { SandboxRequest, SandboxResult, SandboxErrorInfo } from './sandbox/protocol';
+export { hostBuiltins } from './host-builtins';
 
 export interface EvaluateOptions {
   input?: unknown;
