@@ -43,8 +43,8 @@ const DATA_FILE = /(^|\/)data\.(json|ya?ml)$/;
 /**
  * Splits `policy.files` as OPA reads a bundle: `.rego` files are modules; `data.json` / `data.yaml` are data
  * documents mounted at their folder's path; one `*.wasm` file (base64 text) is an OPA-compiled policy;
- * `.manifest` may declare `rego_version` (only 1, the default, is supported by this service's engine: a bundle
- * that declares version 0 is refused with a compile error that says so); other files are carried but unused.
+ * `.manifest` may declare `rego_version` and `file_rego_versions` (0 or 1, the default: the engine compiles v0
+ * modules as v0; any other value is a compile error); other files are carried but unused.
  * A document that does not parse is a `policy_parse_error`; two documents that set the same value, a
  * `policy_compile_error`.
  */
