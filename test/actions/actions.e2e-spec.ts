@@ -3,7 +3,7 @@ import { UnitOfWork } from '../../src/database/unit-of-work';
 import { Outbox } from '../../src/modules/outbox/outbox.module';
 import { addMember, bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
-import { eventually, HttpReceiver, startHttpReceiver } from './receivers';
+import { eventually, HttpReceiver, startHttpReceiver } from '../support/receivers';
 
 /**
  * Actions (notification rules) as the routes see them: upsert by name, list (spec op 11), read, delete, the

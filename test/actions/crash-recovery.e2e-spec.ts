@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { bearer, createOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
-import { eventually, HttpReceiver, startHttpReceiver } from './receivers';
+import { eventually, HttpReceiver, startHttpReceiver } from '../support/receivers';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SETTINGS = { ACTIONS_ALLOW_PRIVATE_TARGETS: 'true', ACTIONS_DELIVERY_TIMEOUT_MS: '1000', ACTIONS_RETRY_DELAY_SECONDS: '1' };

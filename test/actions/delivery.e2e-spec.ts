@@ -3,7 +3,7 @@ import { UnitOfWork } from '../../src/database/unit-of-work';
 import { Outbox, OutboxEvent } from '../../src/modules/outbox/outbox.module';
 import { bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
-import { eventually, HttpReceiver, ReceivedMail, ReceivedRequest, startHttpReceiver, startSmtpReceiver } from './receivers';
+import { eventually, HttpReceiver, ReceivedMail, ReceivedRequest, startHttpReceiver, startSmtpReceiver } from '../support/receivers';
 
 /**
  * Notifications end to end: events raised by real requests (begin trail, attest) or appended to the outbox as

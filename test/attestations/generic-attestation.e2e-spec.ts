@@ -4,7 +4,7 @@ import * as http from 'node:http';
 import { UPLOAD_DIR } from '../../src/modules/attestations/upload/attachment-sink';
 import { addMember, bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
-import { countRows, FP, genericPath, postGeneric, reportArtifact } from './helpers';
+import { countRows, FP, genericPath, postGeneric, reportArtifact } from '../support/attestation-helpers';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const MAX = 10 * 1024 * 1024;

@@ -1,8 +1,8 @@
-import { postGeneric, reportArtifact, FP } from '../attestations/helpers';
+import { postGeneric, reportArtifact, FP } from '../support/attestation-helpers';
 import { addMember, bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
-import { waitUntil } from '../platform/service-process';
-import { ALLOW_IF_UNIT_PASSES, createControl, evaluate, evaluationWorld } from './helpers';
+import { waitUntil } from '../support/service-process';
+import { ALLOW_IF_UNIT_PASSES, createControl, evaluate, evaluationWorld } from '../support/evaluation-helpers';
 
 const single = (extra: Record<string, unknown> = {}) => ({
   context: { trails: [{ flow: 'app', trail: 't1' }] },

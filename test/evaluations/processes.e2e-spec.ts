@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { bearer } from '../support/factories';
-import { ServiceProcess, startService, waitUntil } from '../platform/service-process';
+import { ServiceProcess, startService, waitUntil } from '../support/service-process';
 
 /**
  * Evaluations across real service processes (`node dist/src/main.js`) on one database: the engine's limits

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { eventually, HttpReceiver, startHttpReceiver } from '../actions/receivers';
-import { isAlive, ServiceProcess, startService } from '../platform/service-process';
+import { eventually, HttpReceiver, startHttpReceiver } from '../support/receivers';
+import { isAlive, ServiceProcess, startService } from '../support/service-process';
 import { DbProcess, startDbProcess } from '../support/embedded-db-process';
 import { Client, LoadStats, MixedLoad } from './mixed-load';
 

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import request from 'supertest';
 import { STOP_WAITS_MS } from '../../src/database/embedded/embedded-postgres';
 import { DbProcess, startDbProcess } from '../support/embedded-db-process';
-import { isAlive, postmasterPid, readyStatus, ROOT, ServiceProcess, startService, waitUntil } from './service-process';
+import { isAlive, postmasterPid, readyStatus, ROOT, ServiceProcess, startService, waitUntil } from '../support/service-process';
 
 /**
  * The service on its embedded PostgreSQL, killed with SIGKILL (OOM killer, `kill -9`, a lost container): the

@@ -7,7 +7,7 @@ import { EmbeddedPostgresRefused } from '../../src/database/embedded/embedded-po
 import { lookupPostgresAccount } from '../../src/database/embedded/postgres-account';
 import { cacheDirFor, defaultCacheRoot } from '../../src/database/embedded/postgres-binaries';
 import { startDbProcess } from '../support/embedded-db-process';
-import { postmasterPid, processesMentioning, ROOT, startService, waitUntil } from './service-process';
+import { postmasterPid, processesMentioning, ROOT, startService, waitUntil } from '../support/service-process';
 
 const asRoot = process.getuid?.() === 0;
 if (!asRoot) {

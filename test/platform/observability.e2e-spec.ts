@@ -1,7 +1,7 @@
 import { JsonLogger } from '../../src/common/logging/json-logger';
-import { eventually, HttpReceiver, startHttpReceiver } from '../actions/receivers';
-import { postGeneric } from '../attestations/helpers';
-import { ALLOW_IF_UNIT_PASSES, evaluate, evaluationWorld } from '../evaluations/helpers';
+import { eventually, HttpReceiver, startHttpReceiver } from '../support/receivers';
+import { postGeneric } from '../support/attestation-helpers';
+import { ALLOW_IF_UNIT_PASSES, evaluate, evaluationWorld } from '../support/evaluation-helpers';
 import { bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 

@@ -1,6 +1,6 @@
 import { addMember, bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
-import { evidenceClient } from '../trails/trail-helpers';
+import { evidenceClient } from '../support/trail-helpers';
 
 describe('PATCH /tags/{org}/{resource_type}/{resource_id}', () => {
   let t: TestApp;
