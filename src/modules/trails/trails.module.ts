@@ -33,3 +33,4 @@ export { TrailStateReader } from './persistence/trail-state.reader';
 export type { TrailState, TrailRecord, MomentRecord } from './persistence/trail-state.reader';
 export { TrailPolicyInput } from './trail-policy-input';
 export type { PinnedTrail } from './trail-policy-input';
+export type { TrailStatus } from './domain/compliance';

@@ -1,6 +1,7 @@
 import { parseLimitedYaml, YamlLimits } from '../../../common/validation/limited-yaml';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { PolicyBundleError } from './evaluation-error';
+import { isPlainObject } from '../../../common/validation/plain-object';
 
 /** An inline OPA bundle, split into what runs it. */
 export interface PolicyBundle {
@@ -101,14 +102,14 @@ function mount(root: Record<string, unknown>, folder: string[], doc: unknown, pa
     if (i === folder.length - 1) {
       if (segment in node) {
         const existing = node[segment];
-        if (isObject(existing) && isObject(doc)) merge(existing, doc, path, folder);
+        if (isPlainObject(existing) && isPlainObject(doc)) merge(existing, doc, path, folder);
         else throw new PolicyBundleError('policy_compile_error', `${path}: data.${folder.join('.')} is set twice`);
       } else node[segment] = doc;
       return;
     }
     if (!(segment in node)) node[segment] = {};
     const next = node[segment];
-    if (!isObject(next)) throw new PolicyBundleError('policy_compile_error', `${path}: data.${folder.slice(0, i + 1).join('.')} is set twice`);
+    if (!isPlainObject(next)) throw new PolicyBundleError('policy_compile_error', `${path}: data.${folder.slice(0, i + 1).join('.')} is set twice`);
     node = next;
   }
 }
@@ -116,13 +117,9 @@ function mount(root: Record<string, unknown>, folder: string[], doc: unknown, pa
 function merge(into: Record<string, unknown>, from: Record<string, unknown>, path: string, at: string[]): void {
   for (const [key, value] of Object.entries(from)) {
     if (!(key in into)) into[key] = value;
-    else if (isObject(into[key]) && isObject(value)) merge(into[key] as Record<string, unknown>, value, path, [...at, key]);
+    else if (isPlainObject(into[key]) && isPlainObject(value)) merge(into[key] as Record<string, unknown>, value, path, [...at, key]);
     else throw new PolicyBundleError('policy_compile_error', `${path}: data.${[...at, key].join('.')} is set twice`);
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function checkManifest(path: string, text: string): void {
@@ -132,8 +129,8 @@ function checkManifest(path: string, text: string): void {
   } catch (error) {
     throw new PolicyBundleError('policy_parse_error', `${path}: ${(error as Error).message}`);
   }
-  if (!isObject(manifest)) throw new PolicyBundleError('policy_parse_error', `${path}: must be a JSON object`);
-  const versions = [manifest.rego_version, ...Object.values(isObject(manifest.file_rego_versions) ? manifest.file_rego_versions : {})];
+  if (!isPlainObject(manifest)) throw new PolicyBundleError('policy_parse_error', `${path}: must be a JSON object`);
+  const versions = [manifest.rego_version, ...Object.values(isPlainObject(manifest.file_rego_versions) ? manifest.file_rego_versions : {})];
   if (versions.some((v) => v !== undefined && v !== 0 && v !== 1)) {
     throw new PolicyBundleError('policy_compile_error', `${path}: rego_version must be 0 or 1`);
   }
