@@ -11,6 +11,8 @@ const SRC = path.resolve(__dirname, '..');
 const CONCEPTS: Array<{ concept: string; owner: string; definition: RegExp }> = [
   // a trail's compliance status: the trails module's, used by actions and environments through its module file
   { concept: 'TrailStatus', owner: 'modules/trails/domain/compliance.ts', definition: /\b(?:type|interface|enum)\s+TrailStatus\b/ },
+  // a trail pinned at one of its moments (an evaluation's trails): camel case inside, snake case only at the edges
+  { concept: 'PinnedTrail', owner: 'modules/trails/trail-policy-input.ts', definition: /\binterface\s+(?:PinnedTrail|EvaluatedTrail)\b/ },
   // "a JSON object": not null, not an array, not a class instance
   {
     concept: 'isPlainObject',

@@ -89,7 +89,7 @@ export class CreateEvaluationHandler implements ICommandHandler<CreateEvaluation
         requestedAt,
         recordedAt: pinned.instant,
         policyDigest: digest,
-        trails: pinned.trails.map((t) => ({ flow_name: t.flowName, trail_name: t.trailName, moment_number: t.momentNumber })),
+        trails: pinned.trails.map((t) => ({ flowName: t.flowName, trailName: t.trailName, momentNumber: t.momentNumber })),
         params: params ?? null,
         decision: decision ?? null,
         leaseMs: leaseMsOf(this.config),
