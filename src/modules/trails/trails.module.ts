@@ -30,7 +30,7 @@ import { TrailsController } from './trails.controller';
 export class TrailsModule {}
 
 export { TrailStateReader } from './read-model/trail-state.reader';
-export type { TrailState, TrailRecord, MomentRecord } from './read-model/trail-state.reader';
+export type { TrailState, TrailRecord, MomentRecord } from './domain/trail-state';
 export { TrailPolicyInput } from './trail-policy-input';
 export type { PinnedTrail } from './trail-policy-input';
 export type { TrailStatus } from './domain/compliance';
