@@ -51,6 +51,27 @@ describe('module boundaries', () => {
     expect(global.map((file) => path.relative(ROOT, file))).toEqual([]);
   });
 
+  it('the feature modules the design names each have their folder and module file', () => {
+    const named = ['evaluations', 'environments', 'attestations', 'trails', 'controls', 'tags', 'actions', 'service-accounts'];
+    const missing = named.filter((name) => !fs.existsSync(path.join(ROOT, 'src/modules', name, `${name}.module.ts`)));
+    expect(missing).toEqual([]);
+  });
+
+  it('a table is written only by its owner: service_accounts by the service-accounts module', () => {
+    const writers: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) {
+          if (/\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+service_accounts\b/i.test(fs.readFileSync(full, 'utf8'))) writers.push(path.relative(ROOT, full));
+        }
+      }
+    };
+    walk(path.join(ROOT, 'src'));
+    expect(writers).toEqual(['src/modules/service-accounts/persistence/service-account.repository.ts']);
+  });
+
   describe('planted violations fail the check, each by its rule', () => {
     let dir: string;
     beforeAll(() => {
