@@ -24,10 +24,8 @@ export { parseModule, parseQuery, parseTerm } from './parser/parser';
 export type { ParseOptions, RegoVersion } from './parser/parser';
 export { readBundle, mountDocument } from './bundle';
 export type { BundleManifest, ReadBundle } from './bundle';
-// What the service uses beyond compile/evaluate: the worker-thread sandbox and the wasm host's builtins.
-export { RegoSandbox } from './sandbox/sandbox';
-export type { SandboxOptions } from './sandbox/sandbox';
-export type { SandboxRequest, SandboxResult, SandboxErrorInfo } from './sandbox/protocol';
+// For a host of OPA's wasm: the builtins a compiled policy leaves to it. (The worker-thread sandbox has its own
+// door, ./sandbox, so that a process running policies in workers never loads the engine in its own thread.)
 export { hostBuiltins } from './host-builtins';
 
 export interface EvaluateOptions {

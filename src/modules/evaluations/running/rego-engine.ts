@@ -1,4 +1,4 @@
-import type { RegoSandbox } from '../../../../libs/rego/src';
+import { RegoSandbox } from '../../../../libs/rego/src/sandbox';
 import { kindOfEngineCode } from '../domain/evaluation-error';
 import { EngineOutcome, EngineRequest, PolicyEngine } from './policy-engine';
 import { serviceVersion } from './service-version';
@@ -23,11 +23,7 @@ export class RegoEngine extends PolicyEngine {
    * (five times the CPU per evaluation at 8 clients).
    */
   private get sandbox(): RegoSandbox {
-    if (this.pool) return this.pool;
-    // The engine is loaded with the pool, through its front door: a process that never evaluates loads none of it.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { RegoSandbox: Sandbox } = require('../../../../libs/rego/src') as typeof import('../../../../libs/rego/src');
-    this.pool = new Sandbox({
+    this.pool ??= new RegoSandbox({
       minThreads: this.options.threads,
       maxThreads: this.options.threads,
       maxOldGenerationSizeMb: this.options.maxHeapMb,
