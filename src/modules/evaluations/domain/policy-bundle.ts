@@ -49,8 +49,12 @@ const DATA_FILE = /(^|\/)data\.(json|ya?ml)$/;
  * A document that does not parse is a `policy_parse_error`; two documents that set the same value, a
  * `policy_compile_error`.
  */
-export function loadBundle(files: Record<string, string>): PolicyBundle {
-  const { fileDigests, digest } = bundleDigests(files);
+export function loadBundle(
+  files: Record<string, string>,
+  /** bundleDigests(files), when the caller has computed them already (the files are not hashed again) */
+  digests: { fileDigests: Record<string, string>; digest: string } = bundleDigests(files),
+): PolicyBundle {
+  const { fileDigests, digest } = digests;
   const modules: Record<string, string> = {};
   const data: Record<string, unknown> = {};
   let wasm: Buffer | null = null;

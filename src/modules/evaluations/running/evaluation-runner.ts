@@ -38,6 +38,15 @@ export interface RunOutcome {
   error?: EvaluationError;
   /** where the run's time went (debug log only) */
   timings?: Record<string, number>;
+  /** the policy's per-file digests (a decision's provenance), from the bundle the run loaded */
+  policyFileDigests?: Record<string, string>;
+}
+
+/** What the process that accepted an evaluation already has: its input, its files and their digests. */
+export interface PreparedRun {
+  input: Record<string, unknown>;
+  files: Record<string, string>;
+  digests: { fileDigests: Record<string, string>; digest: string };
 }
 
 /**
@@ -82,18 +91,18 @@ export class EvaluationRunner implements OnApplicationShutdown {
    * Runs an evaluation this process has just stored (with its lease), with the input and files it already has:
    * no claim, no reads. Resolves to true when the outcome was recorded.
    */
-  runAccepted(row: EvaluationRow, prepared: { input: Record<string, unknown>; files: Record<string, string> }): Promise<boolean> {
+  runAccepted(row: EvaluationRow, prepared: PreparedRun): Promise<boolean> {
     return this.runClaimed(row, prepared);
   }
 
-  private runClaimed(row: EvaluationRow, prepared?: { input: Record<string, unknown>; files: Record<string, string> }): Promise<boolean> {
+  private runClaimed(row: EvaluationRow, prepared?: PreparedRun): Promise<boolean> {
     const run = this.runTimed(row, prepared);
     this.runs.add(run);
     void run.catch(() => undefined).finally(() => this.runs.delete(run));
     return run;
   }
 
-  private async runTimed(row: EvaluationRow, prepared?: { input: Record<string, unknown>; files: Record<string, string> }): Promise<boolean> {
+  private async runTimed(row: EvaluationRow, prepared?: PreparedRun): Promise<boolean> {
     const started = performance.now();
     const outcome = await this.evaluate(row, prepared);
     const evaluated = performance.now();
@@ -120,12 +129,12 @@ export class EvaluationRunner implements OnApplicationShutdown {
     await this.engines.close();
   }
 
-  private async evaluate(row: EvaluationRow, prepared?: { input: Record<string, unknown>; files: Record<string, string> }): Promise<RunOutcome> {
+  private async evaluate(row: EvaluationRow, prepared?: PreparedRun): Promise<RunOutcome> {
     let bundle: PolicyBundle;
     try {
       const files = prepared?.files ?? (await this.policies.files(row.org_id, row.policy_digest));
       if (!files) throw new Error(`policy ${row.policy_digest} of evaluation ${row.id} is missing`);
-      bundle = loadBundle(files);
+      bundle = loadBundle(files, prepared?.digests);
     } catch (error) {
       if (error instanceof PolicyBundleError) return { inputDigest: null, error: { kind: error.kind, message: error.message } };
       throw error;
@@ -150,16 +159,17 @@ export class EvaluationRunner implements OnApplicationShutdown {
       nowNs: nanosecondsOf(row.recorded_at),
       deadlineMs: this.config.evaluations.deadlineMs,
     });
-    if (!answer.ok) return { engine: used, inputDigest, error: answer.error };
+    const policyFileDigests = bundle.fileDigests;
+    if (!answer.ok) return { engine: used, inputDigest, error: answer.error, policyFileDigests };
     const invalid = row.decision ? decisionOutputProblem(answer.value) : null;
-    if (invalid) return { engine: used, inputDigest, error: { kind: 'policy_output_invalid', message: invalid } };
+    if (invalid) return { engine: used, inputDigest, error: { kind: 'policy_output_invalid', message: invalid }, policyFileDigests };
     const resultDigest = documentDigest(answer.value);
     const t = answer.timings;
     const timings = {
       input_digest_ms: round(inputDigestMs),
       ...(t && { compile_ms: round(t.compileMs), hand_off_ms: round(t.handOffMs), parse_ms: round(t.parseMs), evaluate_ms: round(t.evaluateMs) }),
     };
-    return { engine: used, inputDigest, result: answer.value, resultDigest, timings };
+    return { engine: used, inputDigest, result: answer.value, resultDigest, timings, policyFileDigests };
   }
 
   private async record(row: EvaluationRow, outcome: RunOutcome): Promise<boolean> {
@@ -215,7 +225,7 @@ export class EvaluationRunner implements OnApplicationShutdown {
       provenance: {
         evaluation_id: row.id,
         policy_digest: row.policy_digest,
-        policy_file_digests: (await this.policies.fileDigests(row.org_id, row.policy_digest)) ?? {},
+        policy_file_digests: outcome.policyFileDigests ?? (await this.policies.fileDigests(row.org_id, row.policy_digest)) ?? {},
         input_digest: outcome.inputDigest!,
         result_digest: outcome.resultDigest!,
         engine: engine.engine,
