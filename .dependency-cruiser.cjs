@@ -58,6 +58,17 @@ module.exports = {
       to: { path: ['^src/', '^node_modules/(@nestjs|typeorm)/'] },
     },
     {
+      name: 'rego-front-door',
+      severity: 'error',
+      comment:
+        'The service enters the Rego engine (libs/rego) only through its doors: libs/rego/src/index.ts (compile, ' +
+        'evaluate, the wasm host builtins) and libs/rego/src/sandbox/index.ts (the worker-thread sandbox, a door of ' +
+        'its own so that the service never loads the engine in its own thread). builtins/, value.ts and every other ' +
+        'file are the library\'s to change. Lazy require() calls count too.',
+      from: { path: '^src/' },
+      to: { path: '^libs/rego/src/', pathNot: ['^libs/rego/src/index\\.ts$', '^libs/rego/src/sandbox/index\\.ts$'] },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'An import that does not resolve is a typo or a missing dependency.',

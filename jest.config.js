@@ -8,7 +8,8 @@ module.exports = {
     {
       displayName: 'unit',
       testEnvironment: 'node',
-      roots: ['<rootDir>/src', '<rootDir>/libs'],
+      // test/ too, for the specs that check the tests themselves (test/support/waiting-rules.spec.ts)
+      roots: ['<rootDir>/src', '<rootDir>/libs', '<rootDir>/test'],
       testMatch: ['**/*.spec.ts'],
       transform,
     },

@@ -6,7 +6,7 @@ import { installHttpPipeline } from './common/http/http-pipeline';
 import { configureHttpServer } from './common/http/http-server';
 import { httpMetrics } from './common/metrics/http-metrics';
 import { Metrics } from './common/metrics/metrics';
-import { mountOpenApi } from './openapi/mount-openapi';
+import { mountOpenApi } from './common/openapi/mount-openapi';
 
 export const API_PREFIX = 'api/v2';
 /** Served at the server root, outside API_PREFIX: the probes and the metrics. */

@@ -18,7 +18,7 @@ import { StrictValidationPipe } from './common/validation/strict-validation.pipe
 import { DatabaseModule } from './database/database.module';
 import { JobsModule } from './jobs/jobs.module';
 import { FEATURE_MODULES } from './modules/feature-modules';
-import { OpenApiModule } from './openapi/openapi.module';
+import { OpenApiModule } from './common/openapi/openapi.module';
 
 export interface AppModuleOptions {
   config: AppConfig;

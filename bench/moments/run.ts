@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { machine, percentile, request, startStack } from '../ingest/harness';
 import { parseMomentExpression } from '../../src/common/moments/moment-expression';
-import { readAtQuery } from '../../src/modules/trails/persistence/trail-state.reader';
+import { readAtQuery } from '../../src/modules/trails/read-model/trail-state.reader';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number) => {

@@ -27,6 +27,7 @@ import { LedgerModule } from './ledger/ledger.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { ReposModule } from './repos/repos.module';
+import { ServiceAccountsModule } from './service-accounts/service-accounts.module';
 import { TagsModule } from './tags/tags.module';
 import { TrailsModule } from './trails/trails.module';
 
@@ -40,6 +41,7 @@ export const FEATURE_MODULES = [
   // the hot ingest path (each route registered before it costs every attestation a regular-expression test).
   GenericAttestationModule,
   IdentityModule,
+  ServiceAccountsModule,
   OrganizationsModule,
   FlowsModule,
   OutboxModule,

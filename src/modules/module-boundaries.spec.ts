@@ -51,6 +51,27 @@ describe('module boundaries', () => {
     expect(global.map((file) => path.relative(ROOT, file))).toEqual([]);
   });
 
+  it('the feature modules the design names each have their folder and module file', () => {
+    const named = ['evaluations', 'environments', 'attestations', 'trails', 'controls', 'tags', 'actions', 'service-accounts'];
+    const missing = named.filter((name) => !fs.existsSync(path.join(ROOT, 'src/modules', name, `${name}.module.ts`)));
+    expect(missing).toEqual([]);
+  });
+
+  it('a table is written only by its owner: service_accounts by the service-accounts module', () => {
+    const writers: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) {
+          if (/\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+service_accounts\b/i.test(fs.readFileSync(full, 'utf8'))) writers.push(path.relative(ROOT, full));
+        }
+      }
+    };
+    walk(path.join(ROOT, 'src'));
+    expect(writers).toEqual(['src/modules/service-accounts/persistence/service-account.repository.ts']);
+  });
+
   describe('planted violations fail the check, each by its rule', () => {
     let dir: string;
     beforeAll(() => {
@@ -74,6 +95,12 @@ describe('module boundaries', () => {
         'src/common/helper.ts': `import { FlowDirectory } from '../modules/flows/flows.module';\nexport const h = FlowDirectory;\n`,
         // a rego library file importing the service
         'libs/rego/src/engine.ts': `import { h } from '../../../src/common/helper';\nexport const e = h;\n`,
+        // the service past the Rego engine's front door, once by import and once by a lazy require
+        'libs/rego/src/index.ts': `export const compile = 1;\n`,
+        'libs/rego/src/value.ts': `export const fromJSON = 1;\n`,
+        'src/modules/evaluations/rego.adapter.ts':
+          `import { compile } from '../../../libs/rego/src';\n` +
+          `export const ok = compile;\nexport const lazy = () => require('../../../libs/rego/src/value');\n`,
       });
     });
     afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -86,6 +113,8 @@ describe('module boundaries', () => {
       expect(output).toMatch(/no-circular: src\/modules\/(a\/a|b\/b)\.module\.ts/);
       expect(output).toContain('common-below-modules: src/common/helper.ts → src/modules/flows/flows.module.ts');
       expect(output).toContain('libs-stand-alone: libs/rego/src/engine.ts → src/common/helper.ts');
+      expect(output).toContain('rego-front-door: src/modules/evaluations/rego.adapter.ts → libs/rego/src/value.ts');
+      expect(output).not.toContain('rego.adapter.ts → libs/rego/src/index.ts');
       expect(output).not.toContain('src/modules/trails/good.handler.ts →');
     });
   });

@@ -3,7 +3,8 @@ import { UnitOfWork } from '../../src/database/unit-of-work';
 import { Outbox } from '../../src/modules/outbox/outbox.module';
 import { addMember, bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
-import { eventually, HttpReceiver, startHttpReceiver } from './receivers';
+import { HttpReceiver, startHttpReceiver } from '../support/receivers';
+import { waitFor } from '../support/wait';
 
 /**
  * Actions (notification rules) as the routes see them: upsert by name, list (spec op 11), read, delete, the
@@ -281,14 +282,10 @@ describe('actions', () => {
           payload: { attestation_id: randomUUID(), attestation_name: 'unit', attestation_type: 'generic', is_compliant: true, moment_number: 2 },
         }),
       );
-      const attempts = await eventually(
-        10_000,
-        async () => {
-          const res = await t.http().get(`/api/v2/actions/${other.name}/${action.body.number}/deliveries`).set(...bearer(other.adminKey)).expect(200);
-          return res.body.length === 2 ? res.body : undefined;
-        },
-        'two refused attempts',
-      );
+      const attempts = await waitFor(async () => {
+        const res = await t.http().get(`/api/v2/actions/${other.name}/${action.body.number}/deliveries`).set(...bearer(other.adminKey)).expect(200);
+        return res.body.length === 2 ? res.body : undefined;
+      }, { timeoutMs: 10_000, what: 'two refused attempts' });
       for (const attempt of attempts) {
         expect(attempt).toMatchObject({ status: 'failed', status_code: null, delivery_status: 'dead', event_type: 'attestation.recorded' });
         expect(attempt.error).toMatch(/^refused: .*(loopback|private)/);

@@ -3,7 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { bearer, createOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
-import { eventually, HttpReceiver, startHttpReceiver } from './receivers';
+import { HttpReceiver, startHttpReceiver } from '../support/receivers';
+import { waitFor } from '../support/wait';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SETTINGS = { ACTIONS_ALLOW_PRIVATE_TARGETS: 'true', ACTIONS_DELIVERY_TIMEOUT_MS: '1000', ACTIONS_RETRY_DELAY_SECONDS: '1' };
@@ -106,7 +107,7 @@ describe('delivery survives a killed worker', () => {
     // 3. Another process (restart) picks the delivery up once the dead worker's lease has run out.
     receiver.reply = () => 200;
     rescuer = await startTestApp(SETTINGS);
-    await eventually(30_000, () => receiver.received.length >= 2, 'the delivery after the restart');
+    await waitFor(() => receiver.received.length >= 2, { timeoutMs: 30_000, what: 'the delivery after the restart' });
     const [first, second] = receiver.received;
     expect(second.headers['x-veritrail-delivery']).toBe(first.headers['x-veritrail-delivery']);
     expect(second.headers['x-veritrail-delivery']).toBe(delivery.id);

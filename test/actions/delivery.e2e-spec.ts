@@ -3,7 +3,8 @@ import { UnitOfWork } from '../../src/database/unit-of-work';
 import { Outbox, OutboxEvent } from '../../src/modules/outbox/outbox.module';
 import { bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
-import { eventually, HttpReceiver, ReceivedMail, ReceivedRequest, startHttpReceiver, startSmtpReceiver } from './receivers';
+import { HttpReceiver, ReceivedMail, ReceivedRequest, startHttpReceiver, startSmtpReceiver } from '../support/receivers';
+import { waitFor } from '../support/wait';
 
 /**
  * Notifications end to end: events raised by real requests (begin trail, attest) or appended to the outbox as
@@ -118,8 +119,8 @@ describe('notification delivery', () => {
     // The e2e specs share one database and so one job queue: a delivery another spec's app left behind (its app
     // closed first) is done by whichever app runs next, through that app's SMTP server. Only this org's count.
     const mails = () => smtp.messages.filter((m) => m.subject.startsWith(`[Veritrail] ${org.name}: `));
-    await eventually(15_000, () => at('/flow-hook').length >= 7 && at('/flow-slack').length >= 7 && mails().length >= 7, '7 deliveries per target');
-    await eventually(15_000, () => settled(all.number), 'deliveries and their jobs settled');
+    await waitFor(() => at('/flow-hook').length >= 7 && at('/flow-slack').length >= 7 && mails().length >= 7, { timeoutMs: 15_000, what: '7 deliveries per target' });
+    await waitFor(() => settled(all.number), { timeoutMs: 15_000, what: 'deliveries and their jobs settled' });
 
     const hooks = at('/flow-hook');
     expect(hooks.map((r) => r.json.trigger).sort()).toEqual(expected);
@@ -187,8 +188,8 @@ describe('notification delivery', () => {
       { type: 'environment.compliance_changed', subject: { environment: 'prod' }, payload: { compliant: true, previous_compliant: false, snapshot_number: 8 } },
       { type: 'artifact.started', subject: { environment: 'staging' }, payload: artifact },
     );
-    await eventually(15_000, () => at('/env-hook').length >= 5, '5 environment deliveries');
-    await eventually(15_000, () => settled(env.number), 'settled');
+    await waitFor(() => at('/env-hook').length >= 5, { timeoutMs: 15_000, what: '5 environment deliveries' });
+    await waitFor(() => settled(env.number), { timeoutMs: 15_000, what: 'settled' });
     const hooks = at('/env-hook');
     hooks.forEach(verifySigned);
     expect(hooks.map((r) => r.json.trigger).sort()).toEqual(['ON_COMPLIANT_ENV', 'ON_EXITED_ARTIFACT', 'ON_NON_COMPLIANT_ENV', 'ON_SCALED_ARTIFACT', 'ON_STARTED_ARTIFACT']);
@@ -211,17 +212,17 @@ describe('notification delivery', () => {
       });
       await beginTrail('t-flaky');
       await attest('t-flaky', 'unit', true);
-      const failing = await eventually(10_000, async () => {
+      const failing = await waitFor(async () => {
         const a = (await t.http().get(`/api/v2/actions/${org.name}/${flaky.number}`).set(...admin()).expect(200)).body;
         return a.is_failing ? a : undefined;
-      }, 'is_failing');
+      }, { timeoutMs: 10_000, what: 'is_failing' });
       expect(failing.last_failure_timestamp).toEqual(expect.any(Number));
       expect(failing.last_success_timestamp).toBeNull();
 
-      const recovered = await eventually(20_000, async () => {
+      const recovered = await waitFor(async () => {
         const a = (await t.http().get(`/api/v2/actions/${org.name}/${flaky.number}`).set(...admin()).expect(200)).body;
         return a.last_success_timestamp !== null ? a : undefined;
-      }, 'a successful retry');
+      }, { timeoutMs: 20_000, what: 'a successful retry' });
       expect(recovered.is_failing).toBe(false);
       expect(recovered.last_success_timestamp).toBeGreaterThanOrEqual(recovered.last_failure_timestamp);
 
@@ -251,13 +252,13 @@ describe('notification delivery', () => {
         targets: [{ type: 'WEBHOOK', webhook: receiver.url('/down') }],
       });
       await beginTrail('t-down');
-      const attempts = await eventually(40_000, async () => {
+      const attempts = await waitFor(async () => {
         const list = (await t.http().get(`/api/v2/actions/${org.name}/${down.number}/deliveries`).set(...admin()).expect(200)).body;
         return list[0]?.delivery_status === 'dead' ? list : undefined;
-      }, 'the dead letter');
+      }, { timeoutMs: 40_000, what: 'the dead letter' });
       expect(attempts.map((a: any) => a.attempt)).toEqual([4, 3, 2, 1]);
       expect(attempts.every((a: any) => a.status === 'failed' && a.status_code === 500)).toBe(true);
-      await eventually(15_000, () => settled(down.number), 'settled');
+      await waitFor(() => settled(down.number), { timeoutMs: 15_000, what: 'settled' });
       expect(at('/down')).toHaveLength(4);
       expect((await t.http().get(`/api/v2/actions/${org.name}/${down.number}`).set(...admin()).expect(200)).body.is_failing).toBe(true);
     } finally {
@@ -286,13 +287,13 @@ describe('notification delivery', () => {
         sent.push(Date.now());
         await attest('t-hang', `check-${i}`, true);
       }
-      await eventually(5_000, () => at('/healthy').length >= 5, 'the healthy receiver');
+      await waitFor(() => at('/healthy').length >= 5, { timeoutMs: 5_000, what: 'the healthy receiver' });
       const lags = at('/healthy').map((r, i) => r.at - sent[i]);
       expect(Math.max(...lags)).toBeLessThan(1000);
-      const timedOut = await eventually(10_000, async () => {
+      const timedOut = await waitFor(async () => {
         const list = (await t.http().get(`/api/v2/actions/${org.name}/${hanging.number}/deliveries`).set(...admin()).expect(200)).body;
         return list.length >= 5 ? list : undefined;
-      }, 'timed-out attempts');
+      }, { timeoutMs: 10_000, what: 'timed-out attempts' });
       expect(timedOut.slice(0, 5).every((a: any) => a.status === 'failed' && /timed out after 1500 ms/.test(a.error))).toBe(true);
     } finally {
       receiver.reply = () => 200;

@@ -1,7 +1,7 @@
 import { bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
-import { HttpReceiver, startHttpReceiver } from './receivers';
+import { HttpReceiver, startHttpReceiver } from '../support/receivers';
 
 /**
  * ON_DECISION for decisions clients post (`POST .../system`, the CLI's `attest decision`), delivered to a real

@@ -1,6 +1,6 @@
 import { addMember, bearer, createOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
-import { evidenceClient, fingerprint } from '../trails/trail-helpers';
+import { evidenceClient, fingerprint } from '../support/trail-helpers';
 
 describe('artifacts', () => {
   let t: TestApp;

@@ -4,18 +4,16 @@ import * as http from 'node:http';
 import { UPLOAD_DIR } from '../../src/modules/attestations/upload/attachment-sink';
 import { addMember, bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
-import { countRows, FP, genericPath, postGeneric, reportArtifact } from './helpers';
+import { countRows, FP, genericPath, postGeneric, reportArtifact } from '../support/attestation-helpers';
+import { waitOrGiveUp } from '../support/wait';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const MAX = 10 * 1024 * 1024;
 
 /** Staged uploads are removed once the request is answered (stored or rejected). */
 async function expectNoStagedFiles(): Promise<void> {
-  for (let i = 0; i < 50; i++) {
-    if (!fs.existsSync(UPLOAD_DIR) || fs.readdirSync(UPLOAD_DIR).length === 0) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  expect(fs.readdirSync(UPLOAD_DIR)).toEqual([]);
+  const empty = () => !fs.existsSync(UPLOAD_DIR) || fs.readdirSync(UPLOAD_DIR).length === 0;
+  if (!(await waitOrGiveUp(empty, { timeoutMs: 1000 }))) expect(fs.readdirSync(UPLOAD_DIR)).toEqual([]);
 }
 
 /** Binary response bodies as Buffers in supertest. */
@@ -456,7 +454,11 @@ describe('generic attestations (spec op 7)', () => {
       });
       expect(answer.status).toBe(400);
       expect(JSON.parse(answer.body).errors).toEqual({ 'path.trail_name': 'must match ^[a-zA-Z0-9][a-zA-Z0-9\\-_.~]*$' });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The server reads a connection's requests in order: once a second request on it is answered, the first
+      // one's body has been read or dropped (if the server closed the connection instead, nothing more arrives).
+      await new Promise<void>((resolve, reject) =>
+        http.get(`${t.baseUrl}/health`, { agent }, (res) => res.resume().on('end', () => resolve())).on('error', reject),
+      );
       await expectNoStagedFiles();
     } finally {
       agent.destroy();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { addMember, bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
-import { postGeneric } from './helpers';
+import { postGeneric } from '../support/attestation-helpers';
 
 describe('listing attestations (spec op 9, org-wide find, slot versions)', () => {
   let t: TestApp;

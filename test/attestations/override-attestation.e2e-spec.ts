@@ -1,6 +1,6 @@
 import { bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
-import { FP, postGeneric, reportArtifact } from './helpers';
+import { FP, postGeneric, reportArtifact } from '../support/attestation-helpers';
 
 describe('overrides (POST .../override)', () => {
   let t: TestApp;

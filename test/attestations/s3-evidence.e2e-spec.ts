@@ -8,7 +8,7 @@ import { AttestationBatcher } from '../../src/modules/attestations/recording/att
 import { AttestationTypeRegistry } from '../../src/modules/attestations/types/attestation-type.registry';
 import { bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
-import { countRows, postGeneric } from './helpers';
+import { countRows, postGeneric } from '../support/attestation-helpers';
 
 // s3rver ships no types; it is a dev-only test double of S3.
 const S3rver = require('s3rver');

@@ -5,7 +5,7 @@ import { UnitOfWork } from '../../src/database/unit-of-work';
 import { Outbox } from '../../src/modules/outbox/outbox.module';
 import { bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
-import { FP, reportArtifact } from './helpers';
+import { FP, reportArtifact } from '../support/attestation-helpers';
 
 /**
  * The differential spec of the attestation write path. The same attestations are recorded through each way

@@ -111,4 +111,18 @@ describe('tags on controls', () => {
     expect(listed.body.controls.map((c: any) => c.identifier)).toEqual(['TAG-1']);
     expect((await as(t.http().patch(`/api/v2/tags/${org.name}/control/NOPE`)).send({ set_tags: { a: '1' } })).status).toBe(404);
   });
+
+  it("tagging a control needs the org's controls flag, like the control routes: 403 once it is off, tags unchanged", async () => {
+    const org = await createOrg(t, { features: ['controls'] });
+    const as = (req: import('supertest').Test) => req.set(...bearer(org.adminKey));
+    await as(t.http().post(`/api/v2/controls/${org.name}`)).send({ identifier: 'FLAG-1', name: 'Flagged' }).expect(201);
+    await as(t.http().patch(`/api/v2/tags/${org.name}/control/FLAG-1`)).send({ set_tags: { a: '1' } }).expect(200);
+    await t.http().patch(`/api/v2/admin/organizations/${org.name}`).set(...bearer(t.adminToken)).send({ features: [] }).expect(200);
+    const refused = await as(t.http().patch(`/api/v2/tags/${org.name}/control/FLAG-1`)).send({ set_tags: { b: '2' } }).expect(403);
+    expect(refused.body.message).toBe(`The beta feature 'controls' is not enabled for organization '${org.name}'`);
+    // an unknown control is refused the same way: without the flag, no answer says which controls exist
+    await as(t.http().patch(`/api/v2/tags/${org.name}/control/NOPE`)).send({ set_tags: { b: '2' } }).expect(403);
+    await t.http().patch(`/api/v2/admin/organizations/${org.name}`).set(...bearer(t.adminToken)).send({ features: ['controls'] }).expect(200);
+    expect((await as(t.http().get(`/api/v2/controls/${org.name}/FLAG-1`)).expect(200)).body.tags).toEqual({ a: '1' });
+  });
 });

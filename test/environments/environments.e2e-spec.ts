@@ -1,6 +1,6 @@
 import { addMember, bearer, createOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
-import { digest, envApi, pod } from './env-helpers';
+import { digest, envApi, pod } from '../support/env-helpers';
 
 describe('environments: create, read, list', () => {
   let t: TestApp;

@@ -1,6 +1,6 @@
 import { addMember, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
-import { digest, envApi, pod } from './env-helpers';
+import { digest, envApi, pod } from '../support/env-helpers';
 
 const W1 = digest('web-1');
 const B1 = digest('bucket-1');

@@ -1,7 +1,7 @@
 import { createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
-import { evidenceClient } from '../trails/trail-helpers';
-import { digest, envApi, pod } from './env-helpers';
+import { evidenceClient } from '../support/trail-helpers';
+import { digest, envApi, pod } from '../support/env-helpers';
 
 const W1 = digest('web-1');
 const W2 = digest('web-2');

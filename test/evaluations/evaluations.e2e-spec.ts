@@ -1,8 +1,8 @@
-import { postGeneric, reportArtifact, FP } from '../attestations/helpers';
+import { postGeneric, reportArtifact, FP } from '../support/attestation-helpers';
 import { addMember, bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
-import { waitUntil } from '../platform/service-process';
-import { ALLOW_IF_UNIT_PASSES, createControl, evaluate, evaluationWorld } from './helpers';
+import { waitOrGiveUp } from '../support/wait';
+import { ALLOW_IF_UNIT_PASSES, createControl, evaluate, evaluationWorld } from '../support/evaluation-helpers';
 
 const single = (extra: Record<string, unknown> = {}) => ({
   context: { trails: [{ flow: 'app', trail: 't1' }] },
@@ -395,10 +395,10 @@ now := format_int(time.now_ns(), 10)
       const res = await slow.http().post(`/api/v2/evaluations/${org.name}`).set(...bearer(org.adminKey)).send(single()).expect(201);
       expect(res.body).toMatchObject({ status: 'pending', recorded_at: expect.any(Number) });
       expect(res.body).not.toHaveProperty('result');
-      const status = await waitUntil(async () => {
+      const status = await waitOrGiveUp(async () => {
         const s = (await slow.http().get(`/api/v2/evaluations/${org.name}/${res.body.id}`).set(...bearer(org.adminKey))).body.status;
         return s === 'pending' ? undefined : s;
-      }, 30_000, 50);
+      }, { timeoutMs: 30_000, intervalMs: 50 });
       expect(status).toBe('completed');
     });
   });

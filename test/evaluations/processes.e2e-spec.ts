@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { bearer } from '../support/factories';
-import { ServiceProcess, startService, waitUntil } from '../platform/service-process';
+import { ServiceProcess, startService } from '../support/service-process';
+import { waitOrGiveUp } from '../support/wait';
 
 /**
  * Evaluations across real service processes (`node dist/src/main.js`) on one database: the engine's limits
@@ -79,10 +80,10 @@ describe('evaluations in service processes', () => {
     }
     a.child.kill('SIGKILL');
     await a.exited;
-    const done = await waitUntil(async () => {
+    const done = await waitOrGiveUp(async () => {
       const states = await Promise.all(ids.map(async (id) => (await call(b, 'GET', `/evaluations/${name}/${id}`, key)).body));
       return states.every((e) => e.status !== 'pending') ? states : undefined;
-    }, 60_000, 250);
+    }, { timeoutMs: 60_000, intervalMs: 250 });
     expect(done?.map((e) => e.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
     // A comes back: nothing runs twice.
     const again = await start({ EVALUATION_DEADLINE_MS: '1000' });

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { freePort } from '../../src/database/embedded/embedded-postgres';
 import { waitFor } from '../support/wait';
-import { isAlive, postmasterPid, ROOT } from '../platform/service-process';
+import { isAlive, postmasterPid, ROOT } from '../support/service-process';
 
 /**
  * The service with everything it writes on one small file system that the test fills: the embedded

@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { eventually, HttpReceiver, startHttpReceiver } from '../actions/receivers';
-import { isAlive, ServiceProcess, startService } from '../platform/service-process';
+import { HttpReceiver, startHttpReceiver } from '../support/receivers';
+import { waitFor } from '../support/wait';
+import { isAlive, ServiceProcess, startService } from '../support/service-process';
 import { DbProcess, startDbProcess } from '../support/embedded-db-process';
 import { Client, LoadStats, MixedLoad } from './mixed-load';
 
@@ -121,7 +122,7 @@ describe('faults under mixed load', () => {
       const clusterDir = path.join(dir, 'db', 'pg');
       const pids = clusterProcesses(clusterDir);
       for (const pid of pids) process.kill(pid, 'SIGKILL');
-      await eventually(30_000, () => pids.every((pid) => !isAlive(pid)), 'every PostgreSQL process gone');
+      await waitFor(() => pids.every((pid) => !isAlive(pid)), { timeoutMs: 30_000, what: 'every PostgreSQL process gone' });
       await load.unavailable(10);
       db = await startDbProcess(path.join(dir, 'db'), db.port, { durable: true });
       const recovered = load.acknowledgedCount + 20;
@@ -146,10 +147,10 @@ describe('faults under mixed load', () => {
 
   it('a policy that loops until its deadline fails alone: the evaluations beside it complete', async () => {
     const outcome = async (id: string) =>
-      eventually(30_000, async () => {
+      waitFor(async () => {
         const answer = await client.call('GET', `/api/v2/evaluations/faults/${id}`);
         return answer.body.status === 'pending' ? undefined : answer.body;
-      }, `evaluation ${id} done`);
+      }, { timeoutMs: 30_000, what: `evaluation ${id} done` });
     // Latency of one-trail evaluations alone, then beside the looping policy (figures for bench/RESULTS.md;
     // timing is the benchmark's to judge, this checks outcomes).
     const timed = async () => {
@@ -179,12 +180,12 @@ describe('faults under mixed load', () => {
     const stored = new Set(await client.attestationNames());
     expect(attested.filter((name) => !stored.has(name))).toEqual([]);
     // Evaluations accepted by the dead process are run by the recovery jobs, after their lease.
-    await eventually(60_000, async () => (await client.evaluationStatuses(evaluations)).every((status) => status === 'completed'), 'every evaluation completed');
+    await waitFor(async () => (await client.evaluationStatuses(evaluations)).every((status) => status === 'completed'), { timeoutMs: 60_000, what: 'every evaluation completed' });
     // Every stored attestation's event reaches the receiver (at least once; a delivery cut by a kill repeats).
-    await eventually(90_000, () => {
+    await waitFor(() => {
       const delivered = new Set(receiver.received.map((r) => r.json?.data?.attestation_name));
       return [...stored].filter((name) => name.startsWith('load-')).every((name) => delivered.has(name));
-    }, 'every event delivered');
+    }, { timeoutMs: 90_000, what: 'every event delivered' });
     expect(await client.snapshotOfBefore()).toEqual(before);
     expect((await fetch(`http://127.0.0.1:${service.port}/ready`)).status).toBe(200);
   }, 240_000);

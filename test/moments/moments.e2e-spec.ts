@@ -1,6 +1,6 @@
 import { bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
-import { evidenceClient, fingerprint, TEMPLATE } from '../trails/trail-helpers';
+import { evidenceClient, fingerprint, TEMPLATE } from '../support/trail-helpers';
 
 describe('trail moments', () => {
   let t: TestApp;

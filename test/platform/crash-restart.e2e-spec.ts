@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import request from 'supertest';
 import { STOP_WAITS_MS } from '../../src/database/embedded/embedded-postgres';
 import { DbProcess, startDbProcess } from '../support/embedded-db-process';
-import { isAlive, postmasterPid, readyStatus, ROOT, ServiceProcess, startService, waitUntil } from './service-process';
+import { isAlive, postmasterPid, readyStatus, ROOT, ServiceProcess, startService } from '../support/service-process';
+import { waitOrGiveUp } from '../support/wait';
 
 /**
  * The service on its embedded PostgreSQL, killed with SIGKILL (OOM killer, `kill -9`, a lost container): the
@@ -37,7 +38,7 @@ describe('restart after a crash', () => {
     const pid = postmasterPid(path.join(dataDir, 'pg'));
     if (pid && isAlive(pid)) {
       process.kill(pid, 'SIGINT');
-      await waitUntil(() => (isAlive(pid) ? undefined : true), 30_000);
+      await waitOrGiveUp(() => (isAlive(pid) ? undefined : true), { timeoutMs: 30_000, intervalMs: 100 });
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
@@ -187,7 +188,7 @@ describe('restart after a crash', () => {
     const postmaster = postmasterPid(path.join(dataDir, 'pg'))!;
     process.kill(postmaster, 'SIGINT');
     // Gone and reaped by the service (no /proc entry left, not even a zombie): the service has seen it exit.
-    expect(await waitUntil(() => (fs.existsSync(`/proc/${postmaster}`) ? undefined : true), 30_000)).toBe(true);
+    expect(await waitOrGiveUp(() => (fs.existsSync(`/proc/${postmaster}`) ? undefined : true), { timeoutMs: 30_000, intervalMs: 100 })).toBe(true);
     expect(await readyStatus(service.port)).toBe(503);
 
     const began = Date.now();
@@ -217,8 +218,8 @@ describe('restart after a crash', () => {
         .filter((line) => / veritrail /.test(line));
       expect(backends.length).toBeGreaterThan(0);
       process.kill(Number(backends[0].split(' ')[0]), 'SIGKILL');
-      expect(await waitUntil(async () => ((await readyStatus(service.port)) === 503 ? true : undefined), 30_000, 20)).toBe(true);
-      expect(await waitUntil(async () => ((await readyStatus(service.port)) === 200 ? true : undefined), 30_000)).toBe(true);
+      expect(await waitOrGiveUp(async () => ((await readyStatus(service.port)) === 503 ? true : undefined), { timeoutMs: 30_000, intervalMs: 20 })).toBe(true);
+      expect(await waitOrGiveUp(async () => ((await readyStatus(service.port)) === 200 ? true : undefined), { timeoutMs: 30_000, intervalMs: 100 })).toBe(true);
       expect(postmasterPid(path.join(dataDir, 'pg'))).toBe(postmaster);
 
       expect(await stopAndMeasure(service)).toEqual({ exit: { code: 0, signal: null }, withinBound: true });
@@ -233,9 +234,9 @@ describe('restart after a crash', () => {
         services.push(service);
         await expectReady(service);
         await db.stop();
-        expect(await waitUntil(async () => ((await readyStatus(service.port)) === 503 ? true : undefined), 30_000)).toBe(true);
+        expect(await waitOrGiveUp(async () => ((await readyStatus(service.port)) === 503 ? true : undefined), { timeoutMs: 30_000, intervalMs: 100 })).toBe(true);
         db = await startDbProcess(dbDir, db.port);
-        expect(await waitUntil(async () => ((await readyStatus(service.port)) === 200 ? true : undefined), 30_000)).toBe(true);
+        expect(await waitOrGiveUp(async () => ((await readyStatus(service.port)) === 200 ? true : undefined), { timeoutMs: 30_000, intervalMs: 100 })).toBe(true);
 
         expect(await stopAndMeasure(service)).toEqual({ exit: { code: 0, signal: null }, withinBound: true });
       } finally {

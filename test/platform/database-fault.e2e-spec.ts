@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { startDbProcess, DbProcess } from '../support/embedded-db-process';
 import { bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
 
 /** Stop the database under a running app: 503 + Retry-After; start it again: the app recovers by itself. */
 describe('database outage', () => {
@@ -50,12 +51,7 @@ describe('database outage', () => {
     expect(evaluation.headers['retry-after']).toMatch(/^\d+$/);
 
     db = await startDbProcess(dir, db.port);
-    let status = 0;
-    for (let i = 0; i < 50 && status !== 200; i++) {
-      status = (await t.http().get('/ready')).status;
-      if (status !== 200) await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(status).toBe(200);
+    await waitFor(async () => (await t.http().get('/ready')).status === 200, { timeoutMs: 10_000, intervalMs: 200, what: '/ready 200 again' });
     await read().expect(200);
     const added = await t
       .http()

@@ -8,7 +8,8 @@ import { EmbeddedPostgresRefused } from '../../src/database/embedded/embedded-po
 import { lookupPostgresAccount } from '../../src/database/embedded/postgres-account';
 import { cacheDirFor, defaultCacheRoot } from '../../src/database/embedded/postgres-binaries';
 import { startDbProcess } from '../support/embedded-db-process';
-import { postmasterPid, processesMentioning, ROOT, startService, waitUntil } from './service-process';
+import { postmasterPid, processesMentioning, ROOT, startService } from '../support/service-process';
+import { waitOrGiveUp } from '../support/wait';
 
 const asRoot = process.getuid?.() === 0;
 if (!asRoot) {
@@ -226,6 +227,6 @@ function uidOf(pid: number): number {
       `Embedded PostgreSQL cannot start: as root it runs as the OS user "postgres", which cannot use the PostgreSQL binaries in ${nativeDirIn(checkout)} (${checkout} is mode 0700), and the copy in ${copy} is not safe to run (${path.join(copy, 'bin', 'postgres')} is owned by uid 65534, not 0; delete that folder as root to have it made again). Clone the repository into a folder every user can traverse, or set DATABASE_URL to use your own PostgreSQL.`,
     );
     expect(fs.existsSync(dataDir)).toBe(false);
-    expect(await waitUntil(() => (processesMentioning(dataDir).length === 0 ? true : undefined), 5_000)).toBe(true);
+    expect(await waitOrGiveUp(() => (processesMentioning(dataDir).length === 0 ? true : undefined), { timeoutMs: 5_000, intervalMs: 100 })).toBe(true);
   }, 120_000);
 });

@@ -295,6 +295,14 @@ describe('the HTTP edge: encodings, sizes, parser errors and timeouts, for every
       expect(res.headers).toMatch(/\r\nContent-Type: application\/json/i);
       expect(res.body).toEqual(errorBody);
     });
+
+    it('a request without a Host header: 400 with the error body and a request id', async () => {
+      const res = await rawExchange(port, 'GET /health HTTP/1.1\r\n\r\n');
+      expect(res.status).toBe(400);
+      expect(res.headers).toMatch(/\r\nConnection: close/i);
+      expect(res.headers).toMatch(/\r\nX-Request-Id: \S+/i);
+      expect(res.body).toEqual({ message: 'An HTTP/1.1 request must carry a Host header', errors: null });
+    });
   });
 });
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { freePort } from '../../src/database/embedded/embedded-postgres';
 import { waitFor } from '../support/wait';
-import { ROOT } from './service-process';
+import { ROOT } from '../support/service-process';
 
 /**
  * The service's log output fails: stdout a pipe whose reader goes away (EPIPE), or a device that is full

@@ -1,7 +1,8 @@
 import { JsonLogger } from '../../src/common/logging/json-logger';
-import { eventually, HttpReceiver, startHttpReceiver } from '../actions/receivers';
-import { postGeneric } from '../attestations/helpers';
-import { ALLOW_IF_UNIT_PASSES, evaluate, evaluationWorld } from '../evaluations/helpers';
+import { HttpReceiver, startHttpReceiver } from '../support/receivers';
+import { waitFor } from '../support/wait';
+import { postGeneric } from '../support/attestation-helpers';
+import { ALLOW_IF_UNIT_PASSES, evaluate, evaluationWorld } from '../support/evaluation-helpers';
 import { bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -130,12 +131,12 @@ describe('observability', () => {
       sample(text, `veritrail_notification_deliveries_total{target="${target}",outcome="${outcome}"}`) ?? 0;
 
     await t.http().put(`/api/v2/trails/${other.name}/app`).set(...key).field('data_json', JSON.stringify({ name: 't1' })).expect(201);
-    const after = await eventually(15_000, async () => {
+    const after = await waitFor(async () => {
       const text = await scrape();
       return count(text, 'WEBHOOK', 'delivered') > count(before, 'WEBHOOK', 'delivered') && count(text, 'SLACK', 'failed') > count(before, 'SLACK', 'failed')
         ? text
         : undefined;
-    }, 'a delivered webhook and a failed Slack attempt');
+    }, { timeoutMs: 15_000, what: 'a delivered webhook and a failed Slack attempt' });
     expect(count(after, 'WEBHOOK', 'delivered') - count(before, 'WEBHOOK', 'delivered')).toBe(1);
     expect(count(after, 'SLACK', 'failed') - count(before, 'SLACK', 'failed')).toBe(1);
     expect(count(after, 'WEBHOOK', 'failed')).toBe(count(before, 'WEBHOOK', 'failed'));

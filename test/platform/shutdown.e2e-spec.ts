@@ -4,7 +4,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
-import { processesMentioning, ServiceProcess, startService } from './service-process';
+import { processesMentioning, ServiceProcess, startService } from '../support/service-process';
 
 const ADMIN_TOKEN = 'shutdown-test-operator-token';
 

@@ -3,21 +3,23 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { freePort } from '../../src/database/embedded/embedded-postgres';
+import { waitOrGiveUp } from '../support/wait';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-async function waitFor(url: string, timeoutMs: number): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(url);
-      if (res.status === 200) return 200;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return 0;
+/** 200 once the service answers `url` with 200, 0 if it has not by the deadline. */
+async function readyWithin(url: string, timeoutMs: number): Promise<number> {
+  const ok = await waitOrGiveUp(
+    async () => {
+      try {
+        return (await fetch(url)).status === 200;
+      } catch {
+        return false; // not listening yet
+      }
+    },
+    { timeoutMs, intervalMs: 250 },
+  );
+  return ok ? 200 : 0;
 }
 
 /** `npm start` with nothing configured: embedded PostgreSQL in DATA_DIR, migrations, /ready answers 200. */
@@ -40,7 +42,7 @@ describe('start-up', () => {
     child.stdout!.on('data', (c) => (output += c));
     child.stderr!.on('data', (c) => (output += c));
 
-    const status = await waitFor(`http://127.0.0.1:${port}/ready`, 90_000);
+    const status = await readyWithin(`http://127.0.0.1:${port}/ready`, 90_000);
     expect({ status, output: status === 200 ? '' : output }).toEqual({ status: 200, output: '' });
     expect(fs.existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
     const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
@@ -69,8 +71,7 @@ describe('start-up', () => {
     await exited;
     // The embedded server was stopped, not orphaned: its pid file goes away.
     const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
-    for (let i = 0; i < 100 && fs.existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(fs.existsSync(pidFile)).toBe(false);
+    expect(await waitOrGiveUp(() => !fs.existsSync(pidFile), { timeoutMs: 10_000, intervalMs: 100 })).toBe(true);
     expect(output).toContain('shutting down');
   }, 150_000);
 });

@@ -3,7 +3,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ServiceProcess, startService } from './service-process';
+import { ServiceProcess, startService } from '../support/service-process';
 
 const ADMIN_TOKEN = 'tracing-test-operator-token';
 

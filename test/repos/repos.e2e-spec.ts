@@ -1,6 +1,6 @@
 import { bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
-import { evidenceClient } from '../trails/trail-helpers';
+import { evidenceClient } from '../support/trail-helpers';
 
 describe('repos: list, read by name, tag choices', () => {
   let t: TestApp;

@@ -1,11 +1,11 @@
 import { Client } from 'pg';
 import { loadConfig } from '../../src/common/config/app-config';
 import { openDataSource, runMigrations } from '../../src/database/data-source';
-import { postGeneric, reportArtifact, FP } from '../attestations/helpers';
-import { envApi, pod, digest } from '../environments/env-helpers';
+import { postGeneric, reportArtifact, FP } from '../support/attestation-helpers';
+import { envApi, pod, digest } from '../support/env-helpers';
 import { bearer, createOrg } from '../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
-import { evidenceClient, TEMPLATE } from '../trails/trail-helpers';
+import { evidenceClient, TEMPLATE } from '../support/trail-helpers';
 
 /**
  * The path to distributing tenant tables by `org_id` (docs/scaling.md) stays open only if every tenant table's

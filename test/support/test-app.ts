@@ -12,6 +12,7 @@ import { JsonLogger } from '../../src/common/logging/json-logger';
 import { Metrics } from '../../src/common/metrics/metrics';
 import { openDataSource, runMigrations } from '../../src/database/data-source';
 import { PgNotifications } from '../../src/database/pg-notifications';
+import { waitOrGiveUp } from './wait';
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -60,7 +61,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
   await app.listen(0, '127.0.0.1');
   // Verified keys are cached only while change notifications arrive: wait for them, so caching is deterministic.
   const notifications = app.get(PgNotifications);
-  for (const deadline = Date.now() + 10_000; !notifications.listening && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
+  await waitOrGiveUp(() => notifications.listening, { timeoutMs: 10_000, intervalMs: 10 });
   const address = app.getHttpServer().address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${address.port}`;
   return {

@@ -1,6 +1,6 @@
 import { addMember, bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
-import { evidenceClient } from '../trails/trail-helpers';
+import { evidenceClient } from '../support/trail-helpers';
 
 describe('PATCH /tags/{org}/{resource_type}/{resource_id}', () => {
   let t: TestApp;
@@ -92,8 +92,11 @@ describe('PATCH /tags/{org}/{resource_type}/{resource_id}', () => {
     expect((await patch(org, 'repo', 'acme/web', { set_tags: { a: '1' } }).expect(404)).body.message).toBe("Repo 'acme/web' not found");
     await patch(org, 'repos', '00000000-0000-4000-8000-000000000000', { set_tags: { a: '1' } }).expect(404);
     await patch(org, 'repo', repoId.toUpperCase(), { set_tags: { a: '1' } }).expect(200);
+    const withControls = await createOrg(t, { features: ['controls'] });
     for (const spelling of ['control', 'controls']) {
-      expect((await patch(org, spelling, 'ctl-1', { set_tags: { a: '1' } }).expect(404)).body.message).toBe("Control 'ctl-1' not found");
+      expect((await patch(withControls, spelling, 'ctl-1', { set_tags: { a: '1' } }).expect(404)).body.message).toBe("Control 'ctl-1' not found");
+      // without the controls flag, 403 like the control routes (before looking the control up)
+      await patch(org, spelling, 'ctl-1', { set_tags: { a: '1' } }).expect(403);
     }
   });
 

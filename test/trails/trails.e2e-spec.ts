@@ -1,6 +1,6 @@
 import { addMember, bearer, createOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
-import { evidenceClient, fingerprint, TEMPLATE } from './trail-helpers';
+import { evidenceClient, fingerprint, TEMPLATE } from '../support/trail-helpers';
 
 describe('trails', () => {
   let t: TestApp;

@@ -24,6 +24,9 @@ export { parseModule, parseQuery, parseTerm } from './parser/parser';
 export type { ParseOptions, RegoVersion } from './parser/parser';
 export { readBundle, mountDocument } from './bundle';
 export type { BundleManifest, ReadBundle } from './bundle';
+// For a host of OPA's wasm: the builtins a compiled policy leaves to it. (The worker-thread sandbox has its own
+// door, ./sandbox, so that a process running policies in workers never loads the engine in its own thread.)
+export { hostBuiltins } from './host-builtins';
 
 export interface EvaluateOptions {
   input?: unknown;

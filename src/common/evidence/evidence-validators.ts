@@ -1,11 +1,9 @@
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
+import { isPlainObject } from '../validation/plain-object';
 
 const FINGERPRINT = /^[a-f0-9]{64}$/;
 const ANNOTATION_KEY = /^[A-Za-z0-9_-]+$/;
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Returns a message for the first problem, or null. */
 export function externalUrlsProblem(value: unknown): string | null {

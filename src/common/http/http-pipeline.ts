@@ -1,7 +1,7 @@
 import type { Express, NextFunction, Request, Response } from 'express';
 import * as express from 'express';
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, UnsupportedMediaTypeError } from '../errors/app-error';
+import { BadRequestError, NotFoundError, UnsupportedMediaTypeError } from '../errors/app-error';
 import { sendError } from '../errors/send-error';
 import { JsonLogger } from '../logging/json-logger';
 import { requestContext } from '../logging/request-context';
@@ -50,6 +50,13 @@ export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitB
     requestContext.run({ requestId }, next);
   };
 
+  // HTTP/1.1 requires a Host header (RFC 9112, 3.2); Node's own check is off so that the answer has a body.
+  const hostRequired: Step = (req, res, next) => {
+    if (req.httpVersion !== '1.1' || typeof req.headers.host === 'string') return next();
+    res.setHeader('Connection', 'close');
+    next(new BadRequestError('An HTTP/1.1 request must carry a Host header'));
+  };
+
   // A NUL character in the path: every path parameter is a name, an id or an expression, and none can hold
   // one (PostgreSQL cannot even compare with it), so the path names nothing. Before routing, for every route.
   const nulInPath: Step = (req, res, next) => {
@@ -71,6 +78,7 @@ export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitB
     ...(first ? [first] : []),
     securityHeaders(),
     requestId,
+    hostRequired,
     bodyGate(bodyLimitBytes, (error, req, res) => sendError(error, req, res, logger)),
     nulInPath,
     jsonBody,

@@ -45,6 +45,9 @@ export function configureHttpServer(server: Server, settings: HttpServerSettings
   server.requestTimeout = settings.requestTimeoutMs;
   server.headersTimeout = settings.headersTimeoutMs;
   server.keepAliveTimeout = settings.keepAliveTimeoutMs;
+  // Node answers an HTTP/1.1 request without a Host header itself, with an empty 400 and no request id; the
+  // pipeline refuses it instead (`installHttpPipeline`), with the error body every other 400 has.
+  (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
   // Read when the server starts listening: checked often enough that a timeout fires at most a quarter late.
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.max(
     25,

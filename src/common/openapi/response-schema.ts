@@ -1,7 +1,7 @@
 import { SetMetadata } from '@nestjs/common';
 
 /**
- * How a module describes what its routes answer, for the API description (src/openapi). Response types are
+ * How a module describes what its routes answer, for the API description (openapi-document.ts, beside it). Response types are
  * TypeScript interfaces, which leave nothing at run time, so each module writes their JSON schemas beside them
  * (`dto/<name>.schema.ts`) with the helpers below and puts `@ApiSuccess(schema)` on each handler method.
  * The description test fails for a route without it.

@@ -2,6 +2,7 @@ import { getMetadataStorage, ValidationArguments, ValidationTypes } from 'class-
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { transformerMetadata } from './class-transformer-metadata';
 import { joinPath } from './flatten-validation-errors';
+import { isPlainObject } from './plain-object';
 
 /**
  * A fast path for accepting valid input, compiled once per DTO class from the class-validator and
@@ -220,11 +221,6 @@ function typeOf(cls: new () => object, key: string): { kind: 'none' } | { kind: 
   return typeof nested === 'function' && nested !== Object ? { kind: 'class', cls: nested as new () => object } : { kind: 'opaque' };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
 
 /**
  * For the full path: class-transformer copies every object it meets, and on free-form values (user_data,

@@ -8,6 +8,18 @@ import { validateDto } from './strict-validation.pipe';
 export const DATA_JSON = 'data_json';
 
 /**
+ * A pipe class that reads a multipart form by itself (rather than through `@MultipartJson`) says which form it
+ * reads in a static property under this key, so the API description can show the form without knowing the pipe.
+ */
+export const FORM_READER = Symbol('veritrail:form-reader');
+export interface FormReaderInfo {
+  /** The file parts the form may carry. */
+  fileParts: string[];
+  /** Whether the route also takes the same data as a JSON body. */
+  jsonAlso: boolean;
+}
+
+/**
  * A JSON document as it arrived: the values of its field in a multipart form (none when the field is missing,
  * several when it was sent more than once; each should be text), or a JSON body that stands for it (parsed).
  */

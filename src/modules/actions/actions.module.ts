@@ -17,6 +17,7 @@ import { ActionRepository } from './persistence/action.repository';
 import { DeliveryReader } from './persistence/delivery.reader';
 import { DeliveryRepository } from './persistence/delivery.repository';
 import { TrailStatusRepository } from './persistence/trail-status.repository';
+import { NotificationTargetRegistry } from './targets/notification-target.registry';
 import { GetActionHandler } from './queries/get-action/get-action.handler';
 import { ListActionsHandler } from './queries/list-actions/list-actions.handler';
 import { ListDeliveriesHandler } from './queries/list-deliveries/list-deliveries.handler';
@@ -26,7 +27,8 @@ import { ListDeliveriesHandler } from './queries/list-deliveries/list-deliveries
  * `/organizations/{org}/environments_notifications...`; the outbox relay and the delivery workers (WEBHOOK,
  * SLACK, EMAIL). Owns `actions`, `action_deliveries`, `action_delivery_attempts`, `action_trail_status`, and
  * the outbox subscriptions of subscriber `actions`. See README.md beside this file for the event catalogue.
- * Public surface: none (other modules raise events through the outbox, not through this module).
+ * Public surface: NotificationTargetRegistry (target types register through NotificationTargetModule.register)
+ * and the definition's types; other modules raise events through the outbox, not through this module.
  */
 @Module({
   imports: [OutboxModule, TrailsModule],
@@ -38,6 +40,7 @@ import { ListDeliveriesHandler } from './queries/list-deliveries/list-deliveries
     DeliveryReader,
     TrailStatusRepository,
     ActionSubscriptions,
+    NotificationTargetRegistry,
     TargetGuard,
     HttpPoster,
     EmailSender,
@@ -50,5 +53,9 @@ import { ListDeliveriesHandler } from './queries/list-deliveries/list-deliveries
     GetActionHandler,
     ListDeliveriesHandler,
   ],
+  exports: [NotificationTargetRegistry],
 })
 export class ActionsModule {}
+
+export { NotificationTargetRegistry } from './targets/notification-target.registry';
+export type { NotificationTargetDefinition, OutgoingNotification, TargetIo, TargetSendResult } from './targets/notification-target';

@@ -21,6 +21,7 @@ import { AttestationBatcher } from './recording/attestation-batcher';
 import { AttestationRecorder } from './recording/attestation-recorder';
 import { AttestationTypeRegistry } from './types/attestation-type.registry';
 import { AttestationUploadPipe } from './upload/attestation-upload.pipe';
+import { DecisionRecorder } from './types/decision/decision-recorder';
 
 /**
  * Attestations: the type registry, the one write path (AttestationRecorder, with group commit in
@@ -28,7 +29,7 @@ import { AttestationUploadPipe } from './upload/attestation-upload.pipe';
  * `flow_attestation_counters` and `evidence_blobs`.
  * Public surface: AttestationTypeRegistry, AttestationBatcher and AttestationUploadPipe for type modules (they import
  * AttestationTypeModule.register, which imports this module), AttestationRecorder for writers of other
- * modules (decisions), and the read shape of an attestation re-exported below (for the trail read model).
+ * modules, DecisionRecorder for evaluations (an evaluated decision's attestation and `decision.recorded` event), and the read shape of an attestation re-exported below (for the trail read model).
  */
 @Module({
   imports: [LedgerModule, ArtifactsModule, ReposModule, OutboxModule],
@@ -51,13 +52,14 @@ import { AttestationUploadPipe } from './upload/attestation-upload.pipe';
         config.evidence.store === 's3' ? new S3EvidenceStore(config.evidence.s3, postgres) : postgres,
     },
     AttestationUploadPipe,
+    DecisionRecorder,
     AttestMultipartHandler,
     ListFlowAttestationsHandler,
     FindOrgAttestationHandler,
     ListSlotVersionsHandler,
     GetAttestationEvidenceHandler,
   ],
-  exports: [AttestationTypeRegistry, AttestationRecorder, AttestationBatcher, AttestationUploadPipe],
+  exports: [AttestationTypeRegistry, AttestationRecorder, AttestationBatcher, AttestationUploadPipe, DecisionRecorder],
 })
 export class AttestationsModule {}
 
@@ -65,6 +67,8 @@ export { AttestationTypeRegistry } from './types/attestation-type.registry';
 export { AttestationRecorder } from './recording/attestation-recorder';
 export { AttestationUploadPipe } from './upload/attestation-upload.pipe';
 export { decisionAttestationType } from './types/decision/decision-attestation.type';
+export { DecisionRecorder, decisionOutputProblem } from './types/decision/decision-recorder';
+export type { EvaluatedDecision } from './types/decision/decision-recorder';
 export type { DecisionData, DecisionProvenance } from './types/decision/decision-attestation.request.dto';
 export type { RecordAttestationInput, RecordedAttestation } from './recording/attestation-recorder';
 export { ATTESTATION_COLUMNS } from './persistence/attestation.reader';

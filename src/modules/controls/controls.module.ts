@@ -22,7 +22,7 @@ import { ListControlsHandler } from './queries/list-controls/list-controls.handl
     ControlRepository,
     ControlDirectory,
     tagTargetProvider<ControlDirectory>('control', ControlDirectory, (controls) => (manager, orgId, identifier, update) =>
-      controls.updateTags(manager, orgId, identifier, update),
+      controls.updateTags(manager, orgId, identifier, update), { beta: 'controls' },
     ),
     CreateControlHandler,
     UpdateControlHandler,

@@ -4,7 +4,6 @@ import { ArtifactsModule } from '../artifacts/artifacts.module';
 import { AttestationsModule } from '../attestations/attestations.module';
 import { ControlsModule } from '../controls/controls.module';
 import { LedgerModule } from '../ledger/ledger.module';
-import { OutboxModule } from '../outbox/outbox.module';
 import { TrailsModule } from '../trails/trails.module';
 import { CreateEvaluationHandler } from './commands/create-evaluation/create-evaluation.handler';
 import { ReplayEvaluationHandler } from './commands/replay-evaluation/replay-evaluation.handler';
@@ -25,7 +24,7 @@ import { WasmEngine } from './running/wasm-engine';
  * Owns `evaluations` and `evaluation_policies`. No public surface: nothing else calls into it.
  */
 @Module({
-  imports: [LedgerModule, TrailsModule, ArtifactsModule, AttestationsModule, ControlsModule, OutboxModule],
+  imports: [LedgerModule, TrailsModule, ArtifactsModule, AttestationsModule, ControlsModule],
   controllers: [EvaluationsController],
   providers: [
     EvaluationRepository,

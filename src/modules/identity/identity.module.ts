@@ -2,55 +2,55 @@ import { Module } from '@nestjs/common';
 import { CredentialVerifier } from '../../common/auth/auth-ports';
 import { ApiKeyVerifier } from './api-key-verifier';
 import { CreateApiKeyHandler } from './commands/create-api-key/create-api-key.handler';
-import { CreateServiceAccountHandler } from './commands/create-service-account/create-service-account.handler';
-import { DeleteServiceAccountHandler } from './commands/delete-service-account/delete-service-account.handler';
 import { RevokeApiKeyHandler } from './commands/revoke-api-key/revoke-api-key.handler';
 import { RotateApiKeyHandler } from './commands/rotate-api-key/rotate-api-key.handler';
-import { UpdateServiceAccountHandler } from './commands/update-service-account/update-service-account.handler';
 import { KeyHolders } from './key-holders';
 import { PersonalApiKeysController } from './personal-api-keys.controller';
 import { ApiKeyReader } from './persistence/api-key.reader';
 import { ApiKeyRepository } from './persistence/api-key.repository';
-import { ServiceAccountReader } from './persistence/service-account.reader';
-import { ServiceAccountRepository } from './persistence/service-account.repository';
 import { UserRepository } from './persistence/user.repository';
 import { GetApiKeyHandler } from './queries/get-api-key/get-api-key.handler';
-import { GetServiceAccountHandler } from './queries/get-service-account/get-service-account.handler';
 import { ListApiKeysHandler } from './queries/list-api-keys/list-api-keys.handler';
-import { ListServiceAccountsHandler } from './queries/list-service-accounts/list-service-accounts.handler';
-import { ServiceAccountsController } from './service-accounts.controller';
 import { UserAccounts } from './user-accounts';
 
 /**
- * Users, service accounts, API keys (personal and service-account) and how a raw key becomes a principal.
- * Owns `users`, `api_keys` and `service_accounts`; serves `/service-accounts/{org}...` and `/api-keys/{org}...`.
- * Public surface: CredentialVerifier (the port the authentication guard uses) and UserAccounts.
+ * Users, API keys (personal and service-account) and how a raw key becomes a principal. Owns `users` and
+ * `api_keys`; serves `/api-keys/{org}...` (the caller's own keys).
+ * Public surface: CredentialVerifier (the port the authentication guard uses), UserAccounts, and for the
+ * service-accounts module: KeyHolders (where it registers how a named account becomes a key owner), the API-key
+ * commands and queries its key routes dispatch, ApiKeyVerifier (to drop cached keys) and CREDENTIALS_CHANNEL.
  */
 @Module({
-  controllers: [ServiceAccountsController, PersonalApiKeysController],
+  controllers: [PersonalApiKeysController],
   providers: [
     ApiKeyRepository,
     ApiKeyReader,
-    ServiceAccountRepository,
-    ServiceAccountReader,
     UserRepository,
     UserAccounts,
     KeyHolders,
     ApiKeyVerifier,
     { provide: CredentialVerifier, useExisting: ApiKeyVerifier },
-    CreateServiceAccountHandler,
-    UpdateServiceAccountHandler,
-    DeleteServiceAccountHandler,
     CreateApiKeyHandler,
     RevokeApiKeyHandler,
     RotateApiKeyHandler,
-    ListServiceAccountsHandler,
-    GetServiceAccountHandler,
     ListApiKeysHandler,
     GetApiKeyHandler,
   ],
-  exports: [CredentialVerifier, UserAccounts],
+  exports: [CredentialVerifier, UserAccounts, KeyHolders, ApiKeyVerifier],
 })
 export class IdentityModule {}
 
 export { UserAccounts } from './user-accounts';
+export { ApiKeyVerifier } from './api-key-verifier';
+export { KeyHolders, serviceAccountHolder } from './key-holders';
+export type { ServiceAccountKeyOwners } from './key-holders';
+export type { KeyOwner } from './persistence/api-key.repository';
+export { CREDENTIALS_CHANNEL } from './domain/credential-change';
+export { CreateApiKeyCommand } from './commands/create-api-key/create-api-key.command';
+export { CreateApiKeyRequestDto } from './commands/create-api-key/create-api-key.request.dto';
+export { RevokeApiKeyCommand } from './commands/revoke-api-key/revoke-api-key.command';
+export { RotateApiKeyCommand } from './commands/rotate-api-key/rotate-api-key.command';
+export { RotateApiKeyRequestDto } from './commands/rotate-api-key/rotate-api-key.request.dto';
+export { GetApiKeyQuery } from './queries/get-api-key/get-api-key.query';
+export { ListApiKeysQuery } from './queries/list-api-keys/list-api-keys.query';
+export { API_KEY_SCHEMA, CREATED_API_KEY_SCHEMA } from './dto/identity.schema';

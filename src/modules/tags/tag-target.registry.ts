@@ -1,5 +1,6 @@
 import { FactoryProvider, Injectable, InjectionToken } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import type { BetaFeature } from '../../common/auth/principal';
 import { ResourceKind } from './domain/resource-kinds';
 
 /**
@@ -17,27 +18,42 @@ export type TagWriter = (
 /** Who can be tagged: each resource module registers its kind (tagTargetProvider); this module imports none of them. */
 @Injectable()
 export class TagTargetRegistry {
-  private readonly writers = new Map<ResourceKind, TagWriter>();
+  private readonly writers = new Map<ResourceKind, TagTarget>();
 
-  register(kind: ResourceKind, writer: TagWriter): void {
+  register(kind: ResourceKind, writer: TagWriter, options: TagTargetOptions = {}): void {
     if (this.writers.has(kind)) throw new Error(`tag target '${kind}' is registered twice`);
-    this.writers.set(kind, writer);
+    this.writers.set(kind, { write: writer, beta: options.beta });
   }
 
-  get(kind: ResourceKind): TagWriter | undefined {
+  get(kind: ResourceKind): TagTarget | undefined {
     return this.writers.get(kind);
   }
+}
+
+export interface TagTargetOptions {
+  /** The beta flag the resource's own routes need: tagging it needs it too (403 for orgs without it). */
+  beta?: BetaFeature;
+}
+
+export interface TagTarget {
+  write: TagWriter;
+  beta?: BetaFeature;
 }
 
 /**
  * The provider a resource module adds to register its tag target: `tagTargetProvider('flow', FlowDirectory,
  * (flows) => (manager, orgId, name, update) => flows.updateTags(manager, orgId, name, update))`.
  */
-export function tagTargetProvider<T>(kind: ResourceKind, dependency: InjectionToken, writerOf: (dep: T) => TagWriter): FactoryProvider {
+export function tagTargetProvider<T>(
+  kind: ResourceKind,
+  dependency: InjectionToken,
+  writerOf: (dep: T) => TagWriter,
+  options: TagTargetOptions = {},
+): FactoryProvider {
   return {
     provide: `veritrail:tag-target:${kind}`,
     useFactory: (registry: TagTargetRegistry, dep: T) => {
-      registry.register(kind, writerOf(dep));
+      registry.register(kind, writerOf(dep), options);
       return kind;
     },
     inject: [TagTargetRegistry, dependency],

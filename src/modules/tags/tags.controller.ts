@@ -25,7 +25,7 @@ export class TagsController {
     @Res({ passthrough: true }) res: Response,
   ) {
     const message = await this.commandBus.execute(
-      new UpdateTagsCommand({ ...actingScope(org, principal), resourceType, resourceId, set: body.set_tags ?? {}, remove: body.remove_tags ?? [] }),
+      new UpdateTagsCommand({ ...actingScope(org, principal), resourceType, resourceId, set: body.set_tags ?? {}, remove: body.remove_tags ?? [], features: org.features }),
     );
     return jsonString(res, 200, message);
   }

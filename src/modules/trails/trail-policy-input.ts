@@ -4,7 +4,7 @@ import { AppConfig } from '../../common/config/app-config';
 import { InjectConfig } from '../../common/config/config.decorators';
 import { ConflictError } from '../../common/errors/app-error';
 import { toPolicyInputTrail } from './dto/policy-input';
-import { TrailStateReader } from './persistence/trail-state.reader';
+import { TrailStateReader } from './read-model/trail-state.reader';
 
 /** A trail pinned at one of its moments. */
 export interface PinnedTrail {

@@ -6,7 +6,7 @@ import { ReposModule } from '../repos/repos.module';
 import { BeginTrailHandler } from './commands/begin-trail/begin-trail.handler';
 import { MomentCache } from './queries/get-trail-moment/moment-cache';
 import { TrailListReader } from './persistence/trail-list.reader';
-import { TrailStateReader } from './persistence/trail-state.reader';
+import { TrailStateReader } from './read-model/trail-state.reader';
 import { GetTrailMomentHandler } from './queries/get-trail-moment/get-trail-moment.handler';
 import { GetTrailHandler } from './queries/get-trail/get-trail.handler';
 import { ListTrailsHandler } from './queries/list-trails/list-trails.handler';
@@ -29,7 +29,8 @@ import { TrailsController } from './trails.controller';
 })
 export class TrailsModule {}
 
-export { TrailStateReader } from './persistence/trail-state.reader';
-export type { TrailState, TrailRecord, MomentRecord } from './persistence/trail-state.reader';
+export { TrailStateReader } from './read-model/trail-state.reader';
+export type { TrailState, TrailRecord, MomentRecord } from './domain/trail-state';
 export { TrailPolicyInput } from './trail-policy-input';
 export type { PinnedTrail } from './trail-policy-input';
+export type { TrailStatus } from './domain/compliance';

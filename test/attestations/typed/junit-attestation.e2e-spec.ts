@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { eventually, HttpReceiver, startHttpReceiver } from '../../actions/receivers';
+import { HttpReceiver, startHttpReceiver } from '../../support/receivers';
+import { waitFor } from '../../support/wait';
 import { bearer, createOrg, TestOrg } from '../../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../../support/test-app';
-import { countRows } from '../helpers';
+import { countRows } from '../../support/attestation-helpers';
 import { fixture, postTyped, readSlot } from './typed-helpers';
 
 const JEST_RESULTS = [
@@ -157,10 +158,10 @@ violations contains sprintf("%d of %d tests failed", [unit.junit.failures, unit.
       .send({ name: 'on-attestation', flows: [flow], triggers: ['ON_ATTESTATION'], targets: [{ type: 'WEBHOOK', webhook: receiver.url(path) }] })
       .expect(201);
     await junit(flow, 't1', { junit_results: JEST_RESULTS }, { content: fixture('jest-junit.xml'), filename: 'junit.xml' }).expect(201);
-    const [delivered] = await eventually(30_000, () => {
+    const [delivered] = await waitFor(() => {
       const got = receiver.received.filter((r) => r.path === path);
       return got.length ? got : undefined;
-    }, 'the ON_ATTESTATION delivery');
+    }, { timeoutMs: 30_000, what: 'the ON_ATTESTATION delivery' });
     expect(delivered.json.type).toBe('attestation.recorded');
     expect(delivered.json.data).toMatchObject({ attestation_name: 'unit', attestation_type: 'junit', is_compliant: false });
   });

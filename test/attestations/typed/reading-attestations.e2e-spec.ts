@@ -1,6 +1,6 @@
 import { bearer, createOrg, TestOrg } from '../../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../../support/test-app';
-import { FP, postGeneric, reportArtifact } from '../helpers';
+import { FP, postGeneric, reportArtifact } from '../../support/attestation-helpers';
 import { fixture, postTyped } from './typed-helpers';
 
 const C1 = 'ae08fc6a5c963ae8dfaa0c27d8e5de9980d433b6';

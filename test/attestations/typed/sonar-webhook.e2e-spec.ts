@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { addMember, bearer, createOrg, TestOrg } from '../../support/factories';
 import { startTestApp, TestApp } from '../../support/test-app';
-import { countRows } from '../helpers';
+import { countRows } from '../../support/attestation-helpers';
 import { fixture, readSlot } from './typed-helpers';
 
 const SHA = 'ae08fc6a5c963ae8dfaa0c27d8e5de9980d433b6';

@@ -1,6 +1,6 @@
 import { createOrg, TestOrg } from '../../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../../support/test-app';
-import { countRows } from '../helpers';
+import { countRows } from '../../support/attestation-helpers';
 import { fixture, postTyped, readSlot } from './typed-helpers';
 
 const SHA = 'ae08fc6a5c963ae8dfaa0c27d8e5de9980d433b6';

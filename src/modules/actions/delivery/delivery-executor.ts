@@ -7,11 +7,13 @@ import { InjectConfig } from '../../../common/config/config.decorators';
 import { JsonLogger } from '../../../common/logging/json-logger';
 import { Metrics } from '../../../common/metrics/metrics';
 import { UnitOfWork } from '../../../database/unit-of-work';
-import { ActionTarget, receiverKey } from '../domain/action-target';
-import { DeliveryContext, emailMessage, signature, slackMessage, webhookBody } from '../domain/notification';
+import { ActionTarget } from '../domain/action-target';
+import { DeliveryContext } from '../domain/notification';
 import { ActionRepository } from '../persistence/action.repository';
 import { DeliveryRepository, LeasedDelivery } from '../persistence/delivery.repository';
 import { EmailSender } from './email-sender';
+import { NotificationTargetRegistry } from '../targets/notification-target.registry';
+import { TargetIo } from '../targets/notification-target';
 import { HttpPoster, SendResult } from './http-poster';
 
 /** `done`: delivered, dead-lettered or nothing to do; `retry`: failed with attempts left; `busy`: in flight elsewhere. */
@@ -48,6 +50,7 @@ export class DeliveryExecutor implements BeforeApplicationShutdown {
     private readonly actions: ActionRepository,
     private readonly poster: HttpPoster,
     private readonly email: EmailSender,
+    private readonly targets: NotificationTargetRegistry,
     private readonly clock: Clock,
     @InjectConfig() private readonly config: AppConfig,
     private readonly logger: JsonLogger,
@@ -92,7 +95,7 @@ export class DeliveryExecutor implements BeforeApplicationShutdown {
       await this.deliveries.abandon(manager, id, 'the action was deleted or changed its targets');
       return 'done';
     }
-    const receiver = receiverKey(leased.target);
+    const receiver = this.targets.receiverKey(leased.target);
     if (maxPerReceiver !== null) {
       if ((this.perReceiver.get(receiver) ?? 0) >= maxPerReceiver) {
         await this.deliveries.releaseLease(manager, id);
@@ -156,21 +159,16 @@ export class DeliveryExecutor implements BeforeApplicationShutdown {
       'Idempotency-Key': d.id,
       'X-Veritrail-Timestamp': String(ctx.sentAt),
     };
-    switch (target.type) {
-      case 'WEBHOOK': {
-        const body = Buffer.from(JSON.stringify(webhookBody(ctx)));
-        const headers: Record<string, string> = { ...common, 'Content-Type': 'application/json' };
-        if (target.secret) headers['X-Signature-256'] = signature(target.secret, body);
-        return this.poster.post(target.webhook!, body, headers, timeout);
-      }
-      case 'SLACK':
-        return this.poster.post(target.webhook!, Buffer.from(JSON.stringify(slackMessage(ctx))), { ...common, 'Content-Type': 'application/json' }, timeout);
-      case 'EMAIL':
-        return this.email.send(target.emails ?? [], emailMessage(ctx), { 'X-Veritrail-Delivery': d.id, 'X-Veritrail-Event': d.event.type }, timeout);
-      default:
-        return Promise.resolve({ ok: false, statusCode: null, error: `unknown target type '${(target as ActionTarget).type}'`, permanent: true });
-    }
+    const definition = this.targets.get(target.type);
+    if (!definition) return Promise.resolve({ ok: false, statusCode: null, error: `unknown target type '${target.type}'`, permanent: true });
+    return definition.send(target, { ctx, headers: common, timeoutMs: timeout }, this.io);
   }
+
+  /** What a target type sends with: the guarded HTTP client and the mailer. */
+  private readonly io: TargetIo = {
+    post: (url, body, headers, timeoutMs) => this.poster.post(url, body, headers, timeoutMs),
+    mail: (to, message, headers, timeoutMs) => this.email.send(to, message, headers, timeoutMs),
+  };
 
   /**
    * Stops taking fast-path work and lets the attempts in flight finish, for up to SHUTDOWN_GRACE_MS (each is

@@ -8,11 +8,11 @@ import { PgNotifications } from '../../../database/pg-notifications';
 import { UnitOfWork } from '../../../database/unit-of-work';
 import { JobQueue } from '../../../jobs/job-queue';
 import { Outbox, OUTBOX_CHANNEL, StoredOutboxEvent } from '../../outbox/outbox.module';
-import { receiverKey } from '../domain/action-target';
 import { DeliveryEvent } from '../domain/notification';
 import { COMPLIANCE_TRIGGERS, EVENT_TYPES, RELAYED_EVENT_TYPES, scopeOf, Trigger, TRAIL_COMPLIANCE_CHANGED, TRIGGERS, triggersOf } from '../domain/triggers';
 import { ActionReader, LiveAction } from '../persistence/action.reader';
 import { DeliveryRepository, NewDelivery } from '../persistence/delivery.repository';
+import { NotificationTargetRegistry } from '../targets/notification-target.registry';
 import { ComplianceWatch } from './compliance-watch';
 import { AttemptOutcome, DeliveryExecutor } from './delivery-executor';
 
@@ -62,6 +62,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     private readonly deliveries: DeliveryRepository,
     private readonly watch: ComplianceWatch,
     private readonly executor: DeliveryExecutor,
+    private readonly targets: NotificationTargetRegistry,
     private readonly jobs: JobQueue,
     private readonly notifications: PgNotifications,
     @InjectConfig() private readonly config: AppConfig,
@@ -137,7 +138,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     const out: Array<NewDelivery & { receiver: string }> = [];
     const deliver = (action: LiveAction, trigger: Trigger, event: DeliveryEvent) => {
       action.targets.forEach((target, targetIndex) =>
-        out.push({ id: randomUUID(), orgId: action.org_id, actionId: action.id, targetIndex, trigger, event, receiver: receiverKey(target) }),
+        out.push({ id: randomUUID(), orgId: action.org_id, actionId: action.id, targetIndex, trigger, event, receiver: this.targets.receiverKey(target) }),
       );
     };
     const matching = (actions: LiveAction[], event: StoredOutboxEvent) =>

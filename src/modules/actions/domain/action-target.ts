@@ -1,6 +1,7 @@
 /** A notification target as stored (and as sent, but for the secret, which is never shown). */
 export interface ActionTarget {
-  type: 'SLACK' | 'WEBHOOK' | 'EMAIL';
+  /** A registered notification target type (`SLACK`, `WEBHOOK`, `EMAIL` built in; targets/ has the registry). */
+  type: string;
   webhook?: string;
   /** WEBHOOK: HMAC-SHA256 key of X-Signature-256 */
   secret?: string;
@@ -10,15 +11,8 @@ export interface ActionTarget {
   context?: { channel_id: string; channel_name: string; team_id: string } | null;
 }
 
-export const TARGET_TYPES = ['SLACK', 'WEBHOOK', 'EMAIL'] as const;
-
 /** A target as responses show it: everything but the secret. */
 export function publicTarget(target: ActionTarget): Omit<ActionTarget, 'secret'> {
   const { secret: _secret, ...shown } = target;
   return shown;
-}
-
-/** Which deliveries share a receiver (for per-receiver concurrency limits). */
-export function receiverKey(target: ActionTarget): string {
-  return target.type === 'EMAIL' ? `email:${[...(target.emails ?? [])].sort().join(',')}` : `url:${target.webhook ?? ''}`;
 }

@@ -4,8 +4,6 @@
  * is one a trigger names. INCOMPLETE fires nothing: a trail going from COMPLIANT to INCOMPLETE (a template
  * change) has not become non-compliant.
  */
-export type TrailStatus = 'COMPLIANT' | 'NON-COMPLIANT' | 'INCOMPLETE';
-
 export function complianceTrigger(previous: string | null, current: string): 'ON_COMPLIANT_TRAIL' | 'ON_NON_COMPLIANT_TRAIL' | null {
   if (previous === current) return null;
   if (current === 'COMPLIANT') return 'ON_COMPLIANT_TRAIL';

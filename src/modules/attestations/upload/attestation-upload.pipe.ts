@@ -4,7 +4,7 @@ import { APP_CONFIG, AppConfig } from '../../../common/config/app-config';
 import { UnsupportedMediaTypeError, ValidationError } from '../../../common/errors/app-error';
 import { MAX_FILE_BYTES, MAX_FORM_FIELD_BYTES, wireLimitBytes } from '../../../common/http/body-limits';
 import { mediaType } from '../../../common/http/media-type';
-import { DATA_JSON, isMultipart, parseJsonPart } from '../../../common/validation/multipart-json';
+import { DATA_JSON, FORM_READER, FormReaderInfo, isMultipart, parseJsonPart } from '../../../common/validation/multipart-json';
 import { ensureUploadDir } from './attachment-sink';
 import { AttestationFormLimits, readAttestationForm } from './attestation-form';
 import { StagedEvidence } from './staged-evidence';
@@ -41,6 +41,8 @@ interface UploadSource {
  */
 @Injectable()
 export class AttestationUploadPipe implements PipeTransform<UploadSource, Promise<AttestationUpload>> {
+  /** For the API description: `data_json` and the attachment, never a JSON body. */
+  static readonly [FORM_READER]: FormReaderInfo = { fileParts: ['attachment_file'], jsonAlso: false };
   private readonly limits: AttestationFormLimits;
   private dirReady: Promise<void> | null = null;
 

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { ArtifactDirectory, ArtifactProvenance } from '../../artifacts/artifacts.module';
 import { TrailStateReader } from '../../trails/trails.module';
-import { evaluateArtifact, evaluationHash, ProvenanceEntry, TrailStatus } from '../domain/artifact-compliance';
+import type { TrailStatus } from '../../trails/trails.module';
+import { evaluateArtifact, evaluationHash, ProvenanceEntry } from '../domain/artifact-compliance';
 import { ArtifactCount } from '../domain/report-summary';
 import { NextArtifact } from '../domain/snapshot-plan';
 

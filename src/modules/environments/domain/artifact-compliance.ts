@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-export type TrailStatus = 'COMPLIANT' | 'NON-COMPLIANT' | 'INCOMPLETE';
+import type { TrailStatus } from '../../trails/trails.module';
 
 /** One trail that reported an artifact's fingerprint (its latest report there), with the trail's status. */
 export interface ProvenanceEntry {

@@ -1,6 +1,7 @@
 import { parseLimitedYaml, YamlLimits } from '../../../common/validation/limited-yaml';
 import { canonicalJson, sha256Hex } from './canonical-json';
 import { PolicyBundleError } from './evaluation-error';
+import { isPlainObject } from '../../../common/validation/plain-object';
 
 /** An inline OPA bundle, split into what runs it. */
 export interface PolicyBundle {
@@ -43,13 +44,17 @@ const DATA_FILE = /(^|\/)data\.(json|ya?ml)$/;
 /**
  * Splits `policy.files` as OPA reads a bundle: `.rego` files are modules; `data.json` / `data.yaml` are data
  * documents mounted at their folder's path; one `*.wasm` file (base64 text) is an OPA-compiled policy;
- * `.manifest` may declare `rego_version` (only 1, the default, is supported by this service's engine: a bundle
- * that declares version 0 is refused with a compile error that says so); other files are carried but unused.
+ * `.manifest` may declare `rego_version` and `file_rego_versions` (0 or 1, the default: the engine compiles v0
+ * modules as v0; any other value is a compile error); other files are carried but unused.
  * A document that does not parse is a `policy_parse_error`; two documents that set the same value, a
  * `policy_compile_error`.
  */
-export function loadBundle(files: Record<string, string>): PolicyBundle {
-  const { fileDigests, digest } = bundleDigests(files);
+export function loadBundle(
+  files: Record<string, string>,
+  /** bundleDigests(files), when the caller has computed them already (the files are not hashed again) */
+  digests: { fileDigests: Record<string, string>; digest: string } = bundleDigests(files),
+): PolicyBundle {
+  const { fileDigests, digest } = digests;
   const modules: Record<string, string> = {};
   const data: Record<string, unknown> = {};
   let wasm: Buffer | null = null;
@@ -101,14 +106,14 @@ function mount(root: Record<string, unknown>, folder: string[], doc: unknown, pa
     if (i === folder.length - 1) {
       if (segment in node) {
         const existing = node[segment];
-        if (isObject(existing) && isObject(doc)) merge(existing, doc, path, folder);
+        if (isPlainObject(existing) && isPlainObject(doc)) merge(existing, doc, path, folder);
         else throw new PolicyBundleError('policy_compile_error', `${path}: data.${folder.join('.')} is set twice`);
       } else node[segment] = doc;
       return;
     }
     if (!(segment in node)) node[segment] = {};
     const next = node[segment];
-    if (!isObject(next)) throw new PolicyBundleError('policy_compile_error', `${path}: data.${folder.slice(0, i + 1).join('.')} is set twice`);
+    if (!isPlainObject(next)) throw new PolicyBundleError('policy_compile_error', `${path}: data.${folder.slice(0, i + 1).join('.')} is set twice`);
     node = next;
   }
 }
@@ -116,13 +121,9 @@ function mount(root: Record<string, unknown>, folder: string[], doc: unknown, pa
 function merge(into: Record<string, unknown>, from: Record<string, unknown>, path: string, at: string[]): void {
   for (const [key, value] of Object.entries(from)) {
     if (!(key in into)) into[key] = value;
-    else if (isObject(into[key]) && isObject(value)) merge(into[key] as Record<string, unknown>, value, path, [...at, key]);
+    else if (isPlainObject(into[key]) && isPlainObject(value)) merge(into[key] as Record<string, unknown>, value, path, [...at, key]);
     else throw new PolicyBundleError('policy_compile_error', `${path}: data.${[...at, key].join('.')} is set twice`);
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function checkManifest(path: string, text: string): void {
@@ -132,8 +133,8 @@ function checkManifest(path: string, text: string): void {
   } catch (error) {
     throw new PolicyBundleError('policy_parse_error', `${path}: ${(error as Error).message}`);
   }
-  if (!isObject(manifest)) throw new PolicyBundleError('policy_parse_error', `${path}: must be a JSON object`);
-  const versions = [manifest.rego_version, ...Object.values(isObject(manifest.file_rego_versions) ? manifest.file_rego_versions : {})];
+  if (!isPlainObject(manifest)) throw new PolicyBundleError('policy_parse_error', `${path}: must be a JSON object`);
+  const versions = [manifest.rego_version, ...Object.values(isPlainObject(manifest.file_rego_versions) ? manifest.file_rego_versions : {})];
   if (versions.some((v) => v !== undefined && v !== 0 && v !== 1)) {
     throw new PolicyBundleError('policy_compile_error', `${path}: rego_version must be 0 or 1`);
   }

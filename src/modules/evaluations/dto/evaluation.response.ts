@@ -1,5 +1,6 @@
 import { EvaluationError } from '../domain/evaluation-error';
-import { EvaluatedTrail, EvaluationRow } from '../persistence/evaluation.repository';
+import type { PinnedTrail } from '../../trails/trails.module';
+import { EvaluationRow } from '../persistence/evaluation.repository';
 
 /**
  * An evaluation as every route shows it: the fields of the API (`id`, `status`, `requested_at`, `recorded_at`,
@@ -17,7 +18,7 @@ export interface EvaluationResponse {
   control: string | null;
   verification: {
     policy_digest: string;
-    trails: EvaluatedTrail[];
+    trails: TrailMomentRef[];
     input_digest: string | null;
     result_digest: string | null;
     engine: string | null;
@@ -25,6 +26,18 @@ export interface EvaluationResponse {
     /** recorded_at exactly (Unix seconds, microseconds): `GET .../moments/@{recorded_at}` gives each moment used */
     recorded_at: string;
   };
+}
+
+/** A trail at a moment as the API (and a decision's provenance) writes it. */
+export interface TrailMomentRef {
+  flow_name: string;
+  trail_name: string;
+  moment_number: number;
+}
+
+/** The HTTP edge's spelling of the trails an evaluation used. */
+export function trailMomentRefs(trails: readonly PinnedTrail[]): TrailMomentRef[] {
+  return trails.map((t) => ({ flow_name: t.flowName, trail_name: t.trailName, moment_number: t.momentNumber }));
 }
 
 export function toEvaluationResponse(row: EvaluationRow): EvaluationResponse {
@@ -39,7 +52,7 @@ export function toEvaluationResponse(row: EvaluationRow): EvaluationResponse {
     control: row.control,
     verification: {
       policy_digest: row.policy_digest,
-      trails: row.trails,
+      trails: trailMomentRefs(row.trails),
       input_digest: row.input_digest,
       result_digest: row.result_digest,
       engine: row.engine,

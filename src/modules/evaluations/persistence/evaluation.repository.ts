@@ -2,12 +2,21 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { canonicalJson } from '../domain/canonical-json';
 import { EvaluationError } from '../domain/evaluation-error';
+import type { PinnedTrail } from '../../trails/trails.module';
 
-/** A trail as an evaluation saw it. */
-export interface EvaluatedTrail {
+/** How the `trails` column stores the trails an evaluation used (snake case: this is the database edge). */
+interface StoredTrail {
   flow_name: string;
   trail_name: string;
   moment_number: number;
+}
+
+const toStored = (trails: readonly PinnedTrail[]): StoredTrail[] =>
+  trails.map((t) => ({ flow_name: t.flowName, trail_name: t.trailName, moment_number: t.momentNumber }));
+
+/** A row as read: its stored trails as the trails module's PinnedTrail. */
+function fromStored(row: Omit<EvaluationRow, 'trails'> & { trails: StoredTrail[] }): EvaluationRow {
+  return { ...row, trails: row.trails.map((t) => ({ flowName: t.flow_name, trailName: t.trail_name, momentNumber: t.moment_number })) };
 }
 
 /** What a decision asks for (as the request said it). */
@@ -32,7 +41,8 @@ export interface EvaluationRow {
   requested_at: string;
   recorded_at: string;
   policy_digest: string;
-  trails: EvaluatedTrail[];
+  /** the trails and moments it used */
+  trails: PinnedTrail[];
   params: Record<string, unknown> | null;
   decision: DecisionRequest | null;
   control: string | null;
@@ -74,7 +84,7 @@ export class EvaluationRepository {
       /** Unix seconds, exact decimal text */
       recordedAt: string;
       policyDigest: string;
-      trails: EvaluatedTrail[];
+      trails: PinnedTrail[];
       params: Record<string, unknown> | null;
       decision: DecisionRequest | null;
       leaseMs: number;
@@ -91,7 +101,7 @@ export class EvaluationRepository {
         e.requestedAt,
         e.recordedAt,
         e.policyDigest,
-        JSON.stringify(e.trails),
+        JSON.stringify(toStored(e.trails)),
         e.params === null ? null : JSON.stringify(e.params),
         e.decision === null ? null : JSON.stringify(e.decision),
         e.decision?.control ?? null,
@@ -126,8 +136,8 @@ export class EvaluationRepository {
   }
 
   async find(orgId: string, id: string): Promise<EvaluationRow | null> {
-    const rows: EvaluationRow[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM evaluations WHERE org_id = $1 AND id = $2`, [orgId, id]);
-    return rows[0] ?? null;
+    const rows = await this.dataSource.query(`SELECT ${COLUMNS} FROM evaluations WHERE org_id = $1 AND id = $2`, [orgId, id]);
+    return rows[0] ? fromStored(rows[0]) : null;
   }
 
   /**
@@ -135,7 +145,7 @@ export class EvaluationRepository {
    * `leaseMs`; a runner that dies leaves it to expire. Null when it is done or leased.
    */
   async claim(orgId: string, id: string, leaseMs: number): Promise<EvaluationRow | null> {
-    const rows: EvaluationRow[] = await this.dataSource.query(
+    const rows = await this.dataSource.query(
       `WITH c AS (
          UPDATE evaluations SET lease_until = clock_timestamp() + $3 * interval '1 millisecond', attempts = attempts + 1
          WHERE org_id = $1 AND id = $2 AND status = 'pending' AND (lease_until IS NULL OR lease_until < clock_timestamp())
@@ -144,7 +154,7 @@ export class EvaluationRepository {
        SELECT ${COLUMNS} FROM c`,
       [orgId, id, leaseMs],
     );
-    return rows[0] ?? null;
+    return rows[0] ? fromStored(rows[0]) : null;
   }
 
   /** Marks a pending evaluation completed; false when it is not pending any more (another runner finished it). */
@@ -182,14 +192,6 @@ export class EvaluationRepository {
     return rows.length > 0;
   }
 
-  /** Pending evaluations whose lease has run out (their runner died): the sweep's work. */
-  async abandoned(limit: number): Promise<Array<{ org_id: string; id: string }>> {
-    return this.dataSource.query(
-      `SELECT org_id, id FROM evaluations WHERE status = 'pending' AND lease_until < clock_timestamp() ORDER BY requested_at LIMIT $1`,
-      [limit],
-    );
-  }
-
   /** Newest first, optionally by status and control. */
   async page(
     orgId: string,
@@ -211,11 +213,13 @@ export class EvaluationRepository {
       `SELECT count(*)::int AS total FROM evaluations WHERE ${where.join(' AND ')}`,
       params,
     );
-    const rows: EvaluationRow[] = await this.dataSource.query(
+    const rows: EvaluationRow[] = (
+      await this.dataSource.query(
       `SELECT ${COLUMNS} FROM evaluations WHERE ${where.join(' AND ')}
        ORDER BY requested_at DESC, id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
       params,
-    );
+      )
+    ).map(fromStored);
     return { rows, total };
   }
 }

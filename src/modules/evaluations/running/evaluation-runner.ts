@@ -7,13 +7,13 @@ import { JsonLogger } from '../../../common/logging/json-logger';
 import { Metrics } from '../../../common/metrics/metrics';
 import { UnitOfWork } from '../../../database/unit-of-work';
 import { JobQueue } from '../../../jobs/job-queue';
-import { AttestationRecorder, DecisionData, decisionAttestationType } from '../../attestations/attestations.module';
-import { Outbox } from '../../outbox/outbox.module';
+import { DecisionRecorder, decisionOutputProblem } from '../../attestations/attestations.module';
 import { TrailPolicyInput } from '../../trails/trails.module';
 import { documentDigest, sha256Hex } from '../domain/canonical-json';
 import { EvaluationError, PolicyBundleError } from '../domain/evaluation-error';
 import { loadBundle, PolicyBundle } from '../domain/policy-bundle';
 import { EvaluationPolicyRepository } from '../persistence/evaluation-policy.repository';
+import { trailMomentRefs } from '../dto/evaluation.response';
 import { EvaluationRepository, EvaluationRow } from '../persistence/evaluation.repository';
 import { canonicalInput, inputDocument, nanosecondsOf } from './evaluation-input';
 import { PolicyEngines } from './policy-engine';
@@ -38,6 +38,15 @@ export interface RunOutcome {
   error?: EvaluationError;
   /** where the run's time went (debug log only) */
   timings?: Record<string, number>;
+  /** the policy's per-file digests (a decision's provenance), from the bundle the run loaded */
+  policyFileDigests?: Record<string, string>;
+}
+
+/** What the process that accepted an evaluation already has: its input, its files and their digests. */
+export interface PreparedRun {
+  input: Record<string, unknown>;
+  files: Record<string, string>;
+  digests: { fileDigests: Record<string, string>; digest: string };
 }
 
 /**
@@ -56,8 +65,7 @@ export class EvaluationRunner implements OnApplicationShutdown {
     private readonly evaluations: EvaluationRepository,
     private readonly policies: EvaluationPolicyRepository,
     private readonly policyInput: TrailPolicyInput,
-    private readonly recorder: AttestationRecorder,
-    private readonly outbox: Outbox,
+    private readonly decisions: DecisionRecorder,
     private readonly uow: UnitOfWork,
     private readonly jobs: JobQueue,
     private readonly engines: PolicyEngines,
@@ -83,18 +91,18 @@ export class EvaluationRunner implements OnApplicationShutdown {
    * Runs an evaluation this process has just stored (with its lease), with the input and files it already has:
    * no claim, no reads. Resolves to true when the outcome was recorded.
    */
-  runAccepted(row: EvaluationRow, prepared: { input: Record<string, unknown>; files: Record<string, string> }): Promise<boolean> {
+  runAccepted(row: EvaluationRow, prepared: PreparedRun): Promise<boolean> {
     return this.runClaimed(row, prepared);
   }
 
-  private runClaimed(row: EvaluationRow, prepared?: { input: Record<string, unknown>; files: Record<string, string> }): Promise<boolean> {
+  private runClaimed(row: EvaluationRow, prepared?: PreparedRun): Promise<boolean> {
     const run = this.runTimed(row, prepared);
     this.runs.add(run);
     void run.catch(() => undefined).finally(() => this.runs.delete(run));
     return run;
   }
 
-  private async runTimed(row: EvaluationRow, prepared?: { input: Record<string, unknown>; files: Record<string, string> }): Promise<boolean> {
+  private async runTimed(row: EvaluationRow, prepared?: PreparedRun): Promise<boolean> {
     const started = performance.now();
     const outcome = await this.evaluate(row, prepared);
     const evaluated = performance.now();
@@ -121,12 +129,12 @@ export class EvaluationRunner implements OnApplicationShutdown {
     await this.engines.close();
   }
 
-  private async evaluate(row: EvaluationRow, prepared?: { input: Record<string, unknown>; files: Record<string, string> }): Promise<RunOutcome> {
+  private async evaluate(row: EvaluationRow, prepared?: PreparedRun): Promise<RunOutcome> {
     let bundle: PolicyBundle;
     try {
       const files = prepared?.files ?? (await this.policies.files(row.org_id, row.policy_digest));
       if (!files) throw new Error(`policy ${row.policy_digest} of evaluation ${row.id} is missing`);
-      bundle = loadBundle(files);
+      bundle = loadBundle(files, prepared?.digests);
     } catch (error) {
       if (error instanceof PolicyBundleError) return { inputDigest: null, error: { kind: error.kind, message: error.message } };
       throw error;
@@ -134,12 +142,7 @@ export class EvaluationRunner implements OnApplicationShutdown {
     const input =
       prepared?.input ??
       inputDocument(
-        await this.policyInput.build(
-          row.org_id,
-          row.org_name,
-          row.trails.map((t) => ({ flowName: t.flow_name, trailName: t.trail_name, momentNumber: t.moment_number })),
-          row.public_base_url,
-        ),
+        await this.policyInput.build(row.org_id, row.org_name, row.trails, row.public_base_url),
       );
     const digesting = performance.now();
     const inputJson = canonicalInput(input);
@@ -156,16 +159,17 @@ export class EvaluationRunner implements OnApplicationShutdown {
       nowNs: nanosecondsOf(row.recorded_at),
       deadlineMs: this.config.evaluations.deadlineMs,
     });
-    if (!answer.ok) return { engine: used, inputDigest, error: answer.error };
-    const invalid = row.decision ? decisionProblem(answer.value) : null;
-    if (invalid) return { engine: used, inputDigest, error: { kind: 'policy_output_invalid', message: invalid } };
+    const policyFileDigests = bundle.fileDigests;
+    if (!answer.ok) return { engine: used, inputDigest, error: answer.error, policyFileDigests };
+    const invalid = row.decision ? decisionOutputProblem(answer.value) : null;
+    if (invalid) return { engine: used, inputDigest, error: { kind: 'policy_output_invalid', message: invalid }, policyFileDigests };
     const resultDigest = documentDigest(answer.value);
     const t = answer.timings;
     const timings = {
       input_digest_ms: round(inputDigestMs),
       ...(t && { compile_ms: round(t.compileMs), hand_off_ms: round(t.handOffMs), parse_ms: round(t.parseMs), evaluate_ms: round(t.evaluateMs) }),
     };
-    return { engine: used, inputDigest, result: answer.value, resultDigest, timings };
+    return { engine: used, inputDigest, result: answer.value, resultDigest, timings, policyFileDigests };
   }
 
   private async record(row: EvaluationRow, outcome: RunOutcome): Promise<boolean> {
@@ -208,61 +212,31 @@ export class EvaluationRunner implements OnApplicationShutdown {
     });
     if (!completed || !row.decision) return completed;
     const result = outcome.result as { allow: boolean; violations?: string[] };
-    const data: DecisionData = {
-      attestation_name: row.decision.name,
-      artifact_fingerprint: row.decision.fingerprint ?? null,
+    const recorded = await this.decisions.record(manager, {
+      orgId: row.org_id,
+      actor: row.requested_by,
+      flow: row.decision.flow,
+      trail: row.decision.trail,
+      name: row.decision.name,
       control: row.decision.control,
-      attestation_data: { is_compliant: result.allow },
-      violations: [...(result.violations ?? [])].sort(),
-      evaluation: {
+      fingerprint: row.decision.fingerprint ?? null,
+      allow: result.allow,
+      violations: result.violations ?? [],
+      provenance: {
         evaluation_id: row.id,
         policy_digest: row.policy_digest,
-        policy_file_digests: (await this.policies.fileDigests(row.org_id, row.policy_digest)) ?? {},
+        policy_file_digests: outcome.policyFileDigests ?? (await this.policies.fileDigests(row.org_id, row.policy_digest)) ?? {},
         input_digest: outcome.inputDigest!,
         result_digest: outcome.resultDigest!,
         engine: engine.engine,
         engine_version: engine.engineVersion,
         recorded_at: row.recorded_at,
-        trails: row.trails,
-      },
-    };
-    const recorded = await this.recorder.record(manager, {
-      orgId: row.org_id,
-      flowName: row.decision.flow,
-      trailName: row.decision.trail,
-      actor: row.requested_by,
-      type: decisionAttestationType,
-      data,
-    });
-    await this.evaluations.setDecisionAttestation(manager, row.org_id, row.id, recorded.attestationIds[0]);
-    await this.outbox.append(manager, {
-      orgId: row.org_id,
-      type: 'decision.recorded',
-      subject: { flow: row.decision.flow, trail: row.decision.trail, control: row.decision.control },
-      payload: {
-        attestation_id: recorded.attestationIds[0],
-        attestation_name: row.decision.name,
-        control: row.decision.control,
-        is_compliant: result.allow,
-        evaluation_id: row.id,
-        violations: data.violations,
-        artifact_fingerprint: row.decision.fingerprint ?? undefined,
-        moment_number: recorded.momentNumber,
+        trails: trailMomentRefs(row.trails),
       },
     });
+    await this.evaluations.setDecisionAttestation(manager, row.org_id, row.id, recorded.attestationId);
     return true;
   }
 }
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
-
-/** A decision needs `allow` to be a boolean, and `violations`, when present, to be a set of strings. */
-function decisionProblem(value: unknown): string | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'data.policy must be an object with a boolean `allow` for a decision';
-  const doc = value as Record<string, unknown>;
-  if (typeof doc.allow !== 'boolean') return `data.policy.allow must be a boolean for a decision, got ${doc.allow === undefined ? 'nothing' : JSON.stringify(doc.allow)}`;
-  if (doc.violations !== undefined && !(Array.isArray(doc.violations) && doc.violations.every((v) => typeof v === 'string'))) {
-    return 'data.policy.violations must be a set of strings';
-  }
-  return null;
-}

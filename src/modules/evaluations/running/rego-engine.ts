@@ -1,4 +1,4 @@
-import { RegoSandbox } from '../../../../libs/rego/src/sandbox/sandbox';
+import { RegoSandbox } from '../../../../libs/rego/src/sandbox';
 import { kindOfEngineCode } from '../domain/evaluation-error';
 import { EngineOutcome, EngineRequest, PolicyEngine } from './policy-engine';
 import { serviceVersion } from './service-version';

@@ -1,4 +1,3 @@
-import type { BuiltinDecl } from '../../../../libs/rego/src/builtins/registry';
 import { EngineOutcome, EngineRequest, PolicyEngine } from './policy-engine';
 
 /** What the engine needs of a loaded OPA wasm policy (the SDK's LoadedPolicy). */
@@ -76,19 +75,7 @@ export class WasmEngine extends PolicyEngine {
 function hostBuiltins(nowNs: bigint): Record<string, (...args: unknown[]) => unknown> {
   // Loaded on the first wasm evaluation: the engine's builtins are not in the memory of a process that needs none.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { BUILTINS } = require('../../../../libs/rego/src/builtins/registry') as { BUILTINS: Map<string, BuiltinDecl> };
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { fromJSON, toJSON } = require('../../../../libs/rego/src/value') as typeof import('../../../../libs/rego/src/value');
-  const out: Record<string, (...args: unknown[]) => unknown> = {};
-  for (const [name, decl] of BUILTINS) {
-    const impl = decl.impl;
-    if (!impl) continue;
-    out[name] = (...args: unknown[]) => {
-      const value = impl(args.map(fromJSON), { nowNs, strict: false, print: () => undefined, rand: {}, cache: new Map() });
-      return value === undefined ? undefined : toJSON(value);
-    };
-  }
-  return out;
+  return (require('../../../../libs/rego/src') as typeof import('../../../../libs/rego/src')).hostBuiltins(nowNs);
 }
 
 function sdkVersion(): string {

@@ -1,8 +1,5 @@
 import { describe, nullable, object, string, timestamp } from '../../../common/openapi/response-schema';
 
-/** ServiceAccountResponse (service-account.response.ts). */
-export const SERVICE_ACCOUNT_SCHEMA = object({ name: string, description: string, privilege: string, created_by: string, created_at: timestamp });
-
 const neverExpires = describe(timestamp, 'Unix seconds; 0 means never');
 
 /** ApiKeyResponse (api-key.response.ts): never the key's value. */

@@ -1,5 +1,5 @@
 import { Slot } from '../domain/compliance';
-import { MomentRecord, TrailEvent, TrailRecord, TrailState } from '../persistence/trail-state.reader';
+import { MomentRecord, TrailEvent, TrailRecord, TrailState } from '../domain/trail-state';
 import { slotStatus, toTrailResponse } from './trail.response';
 
 /**

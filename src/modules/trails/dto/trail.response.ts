@@ -1,6 +1,6 @@
 import { ConflictError } from '../../../common/errors/app-error';
 import { artifactStatusOf, ArtifactStatus, Slot, TrailStatus } from '../domain/compliance';
-import { ArtifactRecord, MomentRecord, TrailEvent, TrailRecord, TrailState } from '../persistence/trail-state.reader';
+import { ArtifactRecord, MomentRecord, TrailEvent, TrailRecord, TrailState } from '../domain/trail-state';
 
 /** One entry of `attestations_statuses` in GET trail (the reference's shape). */
 export interface SlotStatusResponse {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { TRAIL_COLUMNS, TrailRecord } from './trail-state.reader';
+import type { TrailRecord } from '../domain/trail-state';
+import { TRAIL_COLUMNS } from '../read-model/trail-state.reader';
 
 export interface TrailListFilter {
   /** the flow's id (resolved by the caller: a missing flow is the caller's answer to give) */

@@ -8,6 +8,7 @@ import { ActionTarget } from '../../domain/action-target';
 import { ActionNotFoundError, toActionResponse } from '../../dto/action.response';
 import { ActionReader } from '../../persistence/action.reader';
 import { ActionRepository } from '../../persistence/action.repository';
+import { NotificationTargetRegistry } from '../../targets/notification-target.registry';
 import { UpsertActionCommand, UpsertActionResult } from './upsert-action.command';
 
 @CommandHandler(UpsertActionCommand)
@@ -19,11 +20,12 @@ export class UpsertActionHandler implements ICommandHandler<UpsertActionCommand>
     private readonly subscriptions: ActionSubscriptions,
     private readonly guard: TargetGuard,
     private readonly clock: Clock,
+    private readonly targetTypes: NotificationTargetRegistry,
   ) {}
 
   async execute(command: UpsertActionCommand): Promise<UpsertActionResult> {
     const { orgId, type, name, triggers, scopes, actor } = command.props;
-    const targets = command.props.targets.map(normalised);
+    const targets = command.props.targets.map((target) => normalised(target, this.targetTypes.get(target.type)?.defaults ?? {}));
     await this.checkTargets(targets);
     const fields = { name, type, targets, triggers: [...new Set(triggers)], scopes: [...new Set(scopes)] };
     const { number, created } = await this.uow.run(async (manager) => {
@@ -57,13 +59,17 @@ export class UpsertActionHandler implements ICommandHandler<UpsertActionCommand>
   }
 }
 
-/** What is stored of a target: its own fields (the read-only timestamps a client may echo are dropped). */
-function normalised(target: ActionTarget & { last_success_at?: unknown; last_failure_at?: unknown }): ActionTarget {
+/**
+ * What is stored of a target: its own fields, with its type's defaults for those left out (the read-only
+ * timestamps a client may echo are dropped).
+ */
+function normalised(target: ActionTarget & { last_success_at?: unknown; last_failure_at?: unknown }, defaults: Partial<ActionTarget>): ActionTarget {
   const out: ActionTarget = { type: target.type };
   if (target.webhook !== undefined) out.webhook = target.webhook;
   if (target.secret !== undefined) out.secret = target.secret;
   if (target.emails !== undefined) out.emails = [...new Set(target.emails)];
-  if (target.type === 'WEBHOOK') out.payload_version = target.payload_version ?? '1.0';
+  const payloadVersion = target.payload_version ?? defaults.payload_version;
+  if (payloadVersion !== undefined) out.payload_version = payloadVersion;
   if (target.context) out.context = { channel_id: target.context.channel_id, channel_name: target.context.channel_name, team_id: target.context.team_id };
   return out;
 }

@@ -20,22 +20,45 @@ import {
 import { IsFlowName } from '../../../../common/validation/names';
 import { ENVIRONMENT_NAME } from '../../domain/action-names';
 import { ACTION_NAME } from '../../domain/action-names';
-import { TARGET_TYPES } from '../../domain/action-target';
+import { targetFieldUse, targetTypeNames } from '../../targets/notification-target.registry';
+import type { TargetFieldName } from '../../targets/notification-target';
+import { JSONSchema } from 'class-validator-jsonschema';
 import { ENV_TRIGGERS, FLOW_TRIGGERS } from '../../domain/triggers';
 
-/** A target field that only some target types take. */
-function OnlyFor(types: string[]): PropertyDecorator {
-  return (target: object, propertyName: string | symbol) =>
+/**
+ * A target field: refused on a target whose type does not take it, validated when the type requires it or it is
+ * given (the registered target types say which fields they take; targets/notification-target.ts).
+ */
+function TargetField(field: TargetFieldName): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
     registerDecorator({
       name: 'onlyForTargetTypes',
       target: target.constructor,
       propertyName: propertyName as string,
-      constraints: types,
+      constraints: [field],
       validator: {
-        validate: (value: unknown, args: ValidationArguments) => value === undefined || types.includes((args.object as { type?: string }).type ?? ''),
+        validate: (value: unknown, args: ValidationArguments) => value === undefined || targetFieldUse((args.object as { type?: string }).type, field) !== undefined,
         defaultMessage: (args?: ValidationArguments) => `is not a field of a ${(args?.object as { type?: string })?.type ?? 'typeless'} target`,
       },
     });
+    ValidateIf((t: ActionTargetDto) => targetFieldUse(t.type, field) === 'required' || (t as unknown as Record<string, unknown>)[field] !== undefined)(target, propertyName);
+  };
+}
+
+/** `type`: one of the registered target types (as `@IsIn` says it, with the list as it is at validation time). */
+function IsTargetType(): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name: 'isTargetType',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && targetTypeNames().includes(value),
+        defaultMessage: (args?: ValidationArguments) => `${args?.property} must be one of the following values: ${targetTypeNames().join(', ')}`,
+      },
+    });
+    JSONSchema(() => ({ type: 'string', enum: targetTypeNames() }))(target, propertyName as string);
+  };
 }
 
 export class SlackContextDto {
@@ -44,40 +67,38 @@ export class SlackContextDto {
   @IsString() team_id: string;
 }
 
-/** `SLACK {webhook}`, `WEBHOOK {webhook, secret?}`, `EMAIL {emails}` (target URLs are checked by the handler). */
+/** `SLACK {webhook}`, `WEBHOOK {webhook, secret?}`, `EMAIL {emails}`, or a registered type's fields (target URLs are checked by the handler). */
 export class ActionTargetDto {
-  @IsIn(TARGET_TYPES)
+  @IsTargetType()
   type: string;
 
-  @OnlyFor(['SLACK', 'WEBHOOK'])
-  @ValidateIf((t: ActionTargetDto) => t.type !== 'EMAIL' || t.webhook !== undefined)
+  @TargetField('webhook')
   @IsString()
   @MaxLength(2048)
   webhook?: string;
 
   /** The HMAC-SHA256 key of X-Signature-256; never shown again. */
-  @OnlyFor(['WEBHOOK'])
+  @TargetField('secret')
   @IsOptional()
   @IsString()
   @MinLength(1)
   @MaxLength(512)
   secret?: string;
 
-  @OnlyFor(['EMAIL'])
-  @ValidateIf((t: ActionTargetDto) => t.type === 'EMAIL' || t.emails !== undefined)
+  @TargetField('emails')
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(50)
   @IsEmail({}, { each: true })
   emails?: string[];
 
-  @OnlyFor(['WEBHOOK'])
+  @TargetField('payload_version')
   @IsOptional()
   @IsIn(['1.0'])
   payload_version?: string;
 
   /** A chat-app integration's channel (kept as sent). */
-  @OnlyFor(['SLACK'])
+  @TargetField('context')
   @IsOptional()
   @IsObject()
   @ValidateNested()

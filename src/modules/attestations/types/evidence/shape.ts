@@ -1,5 +1,6 @@
 import { ValidationError } from '../../../../common/errors/app-error';
 import { UNKNOWN_FIELD } from '../../../../common/validation/flatten-validation-errors';
+import { isPlainObject as isObject } from '../../../../common/validation/plain-object';
 
 /**
  * A few words of JSON shape checking for the parts of a `data_json` whose reference schema is a union or open
@@ -8,7 +9,6 @@ import { UNKNOWN_FIELD } from '../../../../common/validation/flatten-validation-
  */
 export type Shape = (value: unknown, path: string, errors: Record<string, string>) => void;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const str: Shape = (v, path, errors) => {
   if (typeof v !== 'string') errors[path] = 'must be a string';

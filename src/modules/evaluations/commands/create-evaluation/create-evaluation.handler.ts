@@ -77,7 +77,8 @@ export class CreateEvaluationHandler implements ICommandHandler<CreateEvaluation
     const inputMs = clock();
 
     const id = randomUUID();
-    const { fileDigests, digest } = bundleDigests(files);
+    const digests = bundleDigests(files);
+    const { fileDigests, digest } = digests;
     const row = await this.uow.run(async (manager) => {
       await this.policies.ensure(manager, orgId, digest, files, fileDigests);
       const inserted = await this.evaluations.insert(manager, {
@@ -89,7 +90,7 @@ export class CreateEvaluationHandler implements ICommandHandler<CreateEvaluation
         requestedAt,
         recordedAt: pinned.instant,
         policyDigest: digest,
-        trails: pinned.trails.map((t) => ({ flow_name: t.flowName, trail_name: t.trailName, moment_number: t.momentNumber })),
+        trails: pinned.trails.map((t) => ({ flowName: t.flowName, trailName: t.trailName, momentNumber: t.momentNumber })),
         params: params ?? null,
         decision: decision ?? null,
         leaseMs: leaseMsOf(this.config),
@@ -100,7 +101,7 @@ export class CreateEvaluationHandler implements ICommandHandler<CreateEvaluation
     });
 
     const storeMs = clock();
-    const run = this.runner.runAccepted(row, { input, files }).catch((error) => {
+    const run = this.runner.runAccepted(row, { input, files, digests }).catch((error) => {
       // Left pending: the recovery job runs it again.
       this.logger.warn('evaluation run interrupted; its job will retry it', { evaluation: id, error: (error as Error)?.message });
     });

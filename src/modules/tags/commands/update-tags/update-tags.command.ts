@@ -1,3 +1,4 @@
+import type { BetaFeature } from '../../../../common/auth/principal';
 import { ActingScope, OrgCommand } from '../../../../common/cqrs/org-scoped';
 
 export interface UpdateTagsProps extends ActingScope {
@@ -6,6 +7,8 @@ export interface UpdateTagsProps extends ActingScope {
   resourceId: string;
   set: Record<string, string>;
   remove: string[];
+  /** The org's beta flags: a resource whose routes are beta can be tagged only with its flag on. */
+  features: readonly BetaFeature[];
 }
 
 export class UpdateTagsCommand extends OrgCommand<UpdateTagsProps, string> {}

@@ -3,7 +3,7 @@ import { NotFoundError, ValidationError } from '../../../../common/errors/app-er
 import { MomentExpressionError, MomentSelector, parseMomentExpression } from '../../../../common/moments/moment-expression';
 import { toMomentResponse, TrailMomentResponse } from '../../dto/trail.response';
 import { MomentCache } from './moment-cache';
-import { TrailStateReader } from '../../persistence/trail-state.reader';
+import { TrailStateReader } from '../../read-model/trail-state.reader';
 import { GetTrailMomentQuery } from './get-trail-moment.query';
 
 /**

@@ -2,7 +2,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../../../common/config/app-config';
 import { InjectConfig } from '../../../../common/config/config.decorators';
 import { toTrailResponse, TrailResponse } from '../../dto/trail.response';
-import { TrailStateReader } from '../../persistence/trail-state.reader';
+import { TrailStateReader } from '../../read-model/trail-state.reader';
 import { GetTrailQuery } from './get-trail.query';
 
 @QueryHandler(GetTrailQuery)

@@ -5,7 +5,7 @@ import { NotFoundError } from '../../../../common/errors/app-error';
 import { DEFAULT_PER_PAGE, PageEnvelope, pageEnvelope } from '../../../../common/pagination/page-envelope';
 import { toTrailResponse, TrailResponse } from '../../dto/trail.response';
 import { TrailListReader } from '../../persistence/trail-list.reader';
-import { TrailStateReader } from '../../persistence/trail-state.reader';
+import { TrailStateReader } from '../../read-model/trail-state.reader';
 import { ListTrailsQuery } from './list-trails.query';
 
 @QueryHandler(ListTrailsQuery)

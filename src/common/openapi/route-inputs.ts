@@ -1,9 +1,8 @@
 import { CUSTOM_ROUTE_ARGS_METADATA, INTERCEPTORS_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
-import { RouteEntry } from '../common/auth/route-table';
-import { TemplateFormInterceptor } from '../common/http/template-form.interceptor';
-import { DATA_JSON, MultipartJsonPipe } from '../common/validation/multipart-json';
-import { AttestationUploadPipe } from '../modules/attestations/attestations.module';
+import { RouteEntry } from '../auth/route-table';
+import { TemplateFormInterceptor } from '../http/template-form.interceptor';
+import { DATA_JSON, FORM_READER, FormReaderInfo, MultipartJsonPipe } from '../validation/multipart-json';
 
 /** What the document says a route reads, from its parameter decorators (what its pipes validate). */
 export interface RouteInputs {
@@ -45,8 +44,9 @@ export function routeInputs(route: RouteEntry): RouteInputs {
       if (json) {
         const fileParts = templateForm ? ['template_file'] : (formReader?.formFileParts ?? []);
         inputs.form = { dataClass: json.cls, field: json.field ?? DATA_JSON, fileParts, jsonAlso: true };
-      } else if (pipes.includes(AttestationUploadPipe) && isClass(arg.data)) {
-        inputs.form = { dataClass: arg.data, field: DATA_JSON, fileParts: ['attachment_file'], jsonAlso: false };
+      } else {
+        const reader = pipes.find((p) => typeof p === 'function' && FORM_READER in p) as { [FORM_READER]: FormReaderInfo } | undefined;
+        if (reader && isClass(arg.data)) inputs.form = { dataClass: arg.data, field: DATA_JSON, ...reader[FORM_READER] };
       }
       continue;
     }

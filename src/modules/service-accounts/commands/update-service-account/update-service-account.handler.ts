@@ -1,8 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../../database/unit-of-work';
-import { ApiKeyVerifier } from '../../api-key-verifier';
+import { ApiKeyVerifier } from '../../../identity/identity.module';
 import { ServiceAccountResponse, toServiceAccountResponse } from '../../dto/service-account.response';
-import { ServiceAccountNotFoundError } from '../../key-holders';
+import { ServiceAccountNotFoundError } from '../../service-account.errors';
 import { ServiceAccountRepository } from '../../persistence/service-account.repository';
 import { UpdateServiceAccountCommand } from './update-service-account.command';
 

@@ -4,23 +4,27 @@ import { CurrentOrg, CurrentPrincipal, RequiresRole } from '../../common/auth/au
 import { OrgContext, Principal, Role } from '../../common/auth/principal';
 import { actingScope, orgScope } from '../../common/cqrs/org-scoped';
 import { toJsonString } from '../../common/http/json-string';
-import { CreateApiKeyCommand } from './commands/create-api-key/create-api-key.command';
-import { CreateApiKeyRequestDto } from './commands/create-api-key/create-api-key.request.dto';
+import {
+  API_KEY_SCHEMA,
+  CREATED_API_KEY_SCHEMA,
+  CreateApiKeyCommand,
+  CreateApiKeyRequestDto,
+  GetApiKeyQuery,
+  ListApiKeysQuery,
+  RevokeApiKeyCommand,
+  RotateApiKeyCommand,
+  RotateApiKeyRequestDto,
+  serviceAccountHolder,
+} from '../identity/identity.module';
 import { CreateServiceAccountCommand } from './commands/create-service-account/create-service-account.command';
 import { CreateServiceAccountRequestDto } from './commands/create-service-account/create-service-account.request.dto';
 import { DeleteServiceAccountCommand } from './commands/delete-service-account/delete-service-account.command';
-import { RevokeApiKeyCommand } from './commands/revoke-api-key/revoke-api-key.command';
-import { RotateApiKeyCommand } from './commands/rotate-api-key/rotate-api-key.command';
-import { RotateApiKeyRequestDto } from './commands/rotate-api-key/rotate-api-key.request.dto';
 import { UpdateServiceAccountCommand } from './commands/update-service-account/update-service-account.command';
 import { UpdateServiceAccountRequestDto } from './commands/update-service-account/update-service-account.request.dto';
-import { serviceAccountHolder } from './key-holders';
-import { GetApiKeyQuery } from './queries/get-api-key/get-api-key.query';
 import { GetServiceAccountQuery } from './queries/get-service-account/get-service-account.query';
-import { ListApiKeysQuery } from './queries/list-api-keys/list-api-keys.query';
 import { ListServiceAccountsQuery } from './queries/list-service-accounts/list-service-accounts.query';
 import { ApiSuccess, arrayOf, message } from '../../common/openapi/response-schema';
-import { API_KEY_SCHEMA, CREATED_API_KEY_SCHEMA, SERVICE_ACCOUNT_SCHEMA } from './dto/identity.schema';
+import { SERVICE_ACCOUNT_SCHEMA } from './dto/service-account.schema';
 
 /** Service accounts of an org and their API keys. Writes need admin; reads, any role. */
 @Controller('service-accounts')

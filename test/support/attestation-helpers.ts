@@ -1,4 +1,4 @@
-import { TestApp } from '../support/test-app';
+import { TestApp } from './test-app';
 
 export const FP = (c: string) => c.repeat(64).slice(0, 64);
 

@@ -2,19 +2,9 @@ import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { freePort } from '../../src/database/embedded/embedded-postgres';
+import { waitOrGiveUp } from './wait';
 
 export const ROOT = path.resolve(__dirname, '../..');
-
-/** Polls `check` until it returns a value other than undefined, or gives up at the deadline (undefined). */
-export async function waitUntil<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs: number, everyMs = 100): Promise<T | undefined> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() >= deadline) return undefined;
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
 
 export async function readyStatus(port: number): Promise<number> {
   try {
@@ -68,7 +58,9 @@ export async function startService(options: { dataDir?: string; checkout?: strin
     stderr: () => err,
     exited,
     ready: async (timeoutMs = 90_000) =>
-      (await waitUntil(async () => (gone ? false : (await readyStatus(port)) === 200 ? true : undefined), timeoutMs, 200)) === true,
+      // 'exited' ends the wait as soon as the process is gone, without waiting out the deadline
+      (await waitOrGiveUp(async () => (gone ? 'exited' : (await readyStatus(port)) === 200 ? 'ready' : undefined), { timeoutMs, intervalMs: 200 })) ===
+      'ready',
   };
 }
 

@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { UnitOfWork } from '../../../../database/unit-of-work';
-import { ApiKeyVerifier } from '../../api-key-verifier';
-import { ServiceAccountNotFoundError } from '../../key-holders';
+import { ApiKeyVerifier } from '../../../identity/identity.module';
+import { ServiceAccountNotFoundError } from '../../service-account.errors';
 import { ServiceAccountRepository } from '../../persistence/service-account.repository';
 import { DeleteServiceAccountCommand } from './delete-service-account.command';
 

@@ -94,14 +94,3 @@ export async function startSmtpReceiver(): Promise<{ url: string; messages: Rece
   const port = (server.server.address() as AddressInfo).port;
   return { url: `smtp://127.0.0.1:${port}`, messages, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
-
-/** Polls `check` until it returns a value other than undefined/false, for at most `ms`. */
-export async function eventually<T>(ms: number, check: () => T | Promise<T>, what = 'condition'): Promise<Exclude<T, undefined | false>> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value as Exclude<T, undefined | false>;
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -5,67 +5,25 @@ import { InjectConfig } from '../../../common/config/config.decorators';
 import { NotFoundError } from '../../../common/errors/app-error';
 import { ATTESTATION_COLUMNS, AttestationRow, toAttestationResponse } from '../../attestations/attestations.module';
 import { EMPTY_TEMPLATE, FlowDirectory, StoredTemplate } from '../../flows/flows.module';
-import { evaluateCompliance, ReportedArtifact, SlotAttestation, TrailCompliance } from '../domain/compliance';
+import { evaluateCompliance, SlotAttestation } from '../domain/compliance';
+import { ArtifactRecord, MomentRecord, TrailEvent, TrailFields, TrailRecord, TrailState } from '../domain/trail-state';
+import { MomentEventRow, toTrailEvent } from '../dto/trail-event';
 import { MAX_MOMENT, MomentSelector } from '../../../common/moments/moment-expression';
 
-/** A trail row with what its read shapes need. Timestamps are Unix seconds. */
-export interface TrailRecord {
-  id: string;
-  org_id: string;
-  flow_id: string;
-  flow_name: string;
-  flow_tags: Record<string, string> | null;
-  name: string;
-  description: string;
-  template_id: string | null;
-  git_commit_info: Record<string, unknown> | null;
-  repo_info: Record<string, unknown> | null;
-  repo_id: string | null;
-  user_data: unknown;
-  origin_url: string | null;
-  external_urls: Record<string, { href: string; fingerprint?: string }> | null;
-  last_moment: number;
-  created_by: string;
-  created_at: number;
-  updated_at: number;
-}
-
-/** One entry of GET trail's `events` (a moment, described the way the reference and the CLI name it). */
-export type TrailEvent = { type: string; timestamp: number; moment_number: number } & Record<string, unknown>;
-
-export interface MomentRecord {
-  momentNumber: number;
-  createdAt: number;
-  templateId: string | null;
-  /** The trail's own fields as they were at this moment (null for trails older than field versions). */
-  fields: TrailFields | null;
-  /** The repo those fields name (the service's id), if it is registered. */
-  repoId?: string | null;
-}
-
-/** What `begin trail` can change on a trail; every moment that changes them keeps a copy. */
-export interface TrailFields {
-  description: string;
-  git_commit_info: Record<string, unknown> | null;
-  repo_info: Record<string, unknown> | null;
-  user_data: unknown;
-  origin_url: string | null;
-  external_urls: Record<string, { href: string; fingerprint?: string }> | null;
-}
-
-/** A trail's compliance state as of one moment (or now). */
-export interface TrailState {
-  template: StoredTemplate | null;
-  compliance: TrailCompliance;
-  /** Latest report per artifact template name, with the fields the read shapes show. */
-  artifacts: Map<string, ArtifactRecord>;
-}
-
-export interface ArtifactRecord extends ReportedArtifact {
-  filename: string;
-  moment_number: number;
-  created_at: number;
-}
+/**
+ * The tables this read model reads, each with the module that owns (writes) it. It joins them in one statement
+ * where a state must be one consistent snapshot, writes none of them, and reads no other:
+ * trail-state.reader.spec.ts checks its SQL against this list, so a new table is declared here first.
+ */
+export const TRAIL_STATE_READS = {
+  trails: 'ledger',
+  trail_moments: 'ledger',
+  flows: 'flows',
+  organizations: 'organizations',
+  attestations: 'attestations',
+  artifacts: 'artifacts',
+  repos: 'repos',
+} as const;
 
 export const TRAIL_COLUMNS = `t.id, t.org_id, t.flow_id, f.name AS flow_name, f.tags AS flow_tags, t.name, t.description,
   t.template_id, t.git_commit_info, t.repo_info,
@@ -295,22 +253,7 @@ export class TrailStateReader {
    * the attestation or artifact a moment recorded is joined in by its id.
    */
   async events(trailId: string, upTo: number): Promise<TrailEvent[]> {
-    const rows: Array<{
-      moment_number: number;
-      ts: number;
-      kind: string;
-      subject_id: string | null;
-      attestation_id: string | null;
-      name: string | null;
-      artifact_name: string | null;
-      attestation_type: string | null;
-      is_compliant: boolean | null;
-      att_commit: Record<string, unknown> | null;
-      fingerprint: string | null;
-      filename: string | null;
-      template_reference_name: string | null;
-      art_commit: Record<string, unknown> | null;
-    }> = await this.dataSource.query(
+    const rows: MomentEventRow[] = await this.dataSource.query(
       `SELECT m.moment_number, EXTRACT(EPOCH FROM m.created_at)::float8 AS ts, m.kind, m.subject_id,
          a.id AS attestation_id, a.name, a.artifact_name, a.attestation_type, a.is_compliant, a.git_commit_info AS att_commit,
          r.fingerprint, r.filename, r.template_reference_name, r.git_commit_info AS art_commit
@@ -321,38 +264,7 @@ export class TrailStateReader {
        ORDER BY m.moment_number`,
       [trailId, upTo],
     );
-    return rows.map((r): TrailEvent => {
-      const base = { moment_number: r.moment_number, timestamp: Number(r.ts) };
-      switch (r.kind) {
-        case 'trail_begun':
-          return { ...base, type: 'trail_reported' };
-        case 'trail_updated':
-          return { ...base, type: 'trail_updated' };
-        case 'template_changed':
-          return { ...base, type: 'trail_template_changed', template_id: r.subject_id };
-        case 'artifact':
-          return {
-            ...base,
-            type: 'artifact_creation_reported',
-            artifact_id: r.subject_id,
-            artifact_fingerprint: r.fingerprint,
-            artifact_name: r.filename,
-            template_reference_name: r.template_reference_name,
-            git_commit_info: r.art_commit,
-          };
-        default:
-          return {
-            ...base,
-            type: r.artifact_name ? 'artifact_attestation_reported' : 'trail_attestation_reported',
-            attestation_id: r.attestation_id,
-            attestation_type: r.attestation_type,
-            template_reference_name: r.name,
-            ...(r.artifact_name ? { target_artifact: r.artifact_name } : {}),
-            is_compliant: r.is_compliant,
-            git_commit_info: r.att_commit,
-          };
-      }
-    });
+    return rows.map(toTrailEvent);
   }
 
   private assemble(

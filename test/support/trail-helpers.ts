@@ -1,5 +1,5 @@
-import { bearer, TestOrg } from '../support/factories';
-import { TestApp } from '../support/test-app';
+import { bearer, TestOrg } from './factories';
+import { TestApp } from './test-app';
 
 /** Requests a CLI user makes, shared by the flows/trails/artifacts/moments specs. */
 export function evidenceClient(t: TestApp, org: TestOrg, key = org.adminKey) {

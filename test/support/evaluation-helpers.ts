@@ -1,6 +1,6 @@
-import { bearer, createOrg, TestOrg } from '../support/factories';
-import { TestApp } from '../support/test-app';
-import { postGeneric } from '../attestations/helpers';
+import { bearer, createOrg, TestOrg } from './factories';
+import { TestApp } from './test-app';
+import { postGeneric } from './attestation-helpers';
 
 export const ALLOW_IF_UNIT_PASSES = `package policy
 

@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ServiceAccountResponse, toServiceAccountResponse } from '../../dto/service-account.response';
-import { ServiceAccountNotFoundError } from '../../key-holders';
+import { ServiceAccountNotFoundError } from '../../service-account.errors';
 import { ServiceAccountReader } from '../../persistence/service-account.reader';
 import { GetServiceAccountQuery } from './get-service-account.query';
 

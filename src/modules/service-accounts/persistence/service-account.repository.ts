@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import type { Role } from '../../../common/auth/principal';
-import { CREDENTIALS_CHANNEL } from '../domain/credential-change';
+import { CREDENTIALS_CHANNEL } from '../../identity/identity.module';
 
 export interface ServiceAccountRecord {
   id: string;

@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { RouteEntry } from '../common/auth/route-table';
+import { RouteEntry } from '../auth/route-table';
 import { buildOpenApiDocument } from './openapi-document';
 import { OpenApiController } from './openapi.controller';
 import { OpenApiSource } from './openapi-source';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { bearer, TestOrg } from '../support/factories';
-import { TestApp } from '../support/test-app';
+import { bearer, TestOrg } from './factories';
+import { TestApp } from './test-app';
 
 export const digest = (seed: string) => createHash('sha256').update(seed).digest('hex');
 

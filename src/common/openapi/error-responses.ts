@@ -1,7 +1,7 @@
 import type { ResponseObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { RouteEntry } from '../common/auth/route-table';
-import { API_ERRORS } from '../common/openapi/response-schema';
-import { ORG_PARAM } from '../common/auth/route-scope';
+import { RouteEntry } from '../auth/route-table';
+import { API_ERRORS } from './response-schema';
+import { ORG_PARAM } from '../auth/route-scope';
 import type { RouteInputs } from './route-inputs';
 import { SCHEMA_REF } from './request-schemas';
 

@@ -9,9 +9,9 @@ import type {
   ResponseObject,
   SchemaObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { RouteEntry } from '../common/auth/route-table';
-import { API_SUCCESS, ApiSuccessMetadata } from '../common/openapi/response-schema';
-import { pathParams } from '../common/auth/route-scope';
+import { RouteEntry } from '../auth/route-table';
+import { API_SUCCESS, ApiSuccessMetadata } from './response-schema';
+import { pathParams } from '../auth/route-scope';
 import { errorResponses, errorSchemas } from './error-responses';
 import { requestSchemas, SCHEMA_REF } from './request-schemas';
 import { routeInputs, RouteInputs } from './route-inputs';

@@ -2,7 +2,7 @@ import { Controller, Get, Header, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import * as path from 'node:path';
-import { Public } from '../common/auth/auth.decorators';
+import { Public } from '../auth/auth.decorators';
 import { OpenApiSource } from './openapi-source';
 
 export const DOCUMENT_PATH = 'openapi.json';
