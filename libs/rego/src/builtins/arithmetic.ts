@@ -2,7 +2,7 @@
 import { Value, RegoSet } from '../value';
 import * as N from '../number';
 import type { BuiltinImpl, BuiltinContext } from './contract';
-import { BuiltinError, BuiltinTypeError } from './errors';
+import { BuiltinError, BuiltinLimitError, BuiltinTypeError } from './errors';
 import { num, int, str, typeErr, oneOf } from './operands';
 
 function setDiff(a: RegoSet, b: RegoSet): RegoSet {
@@ -18,7 +18,8 @@ function roundHalfAway(x: number): number {
 
 /**
  * A builtin runs synchronously, so neither the deadline nor the step budget can stop it: ranges are capped to
- * keep one call from exhausting memory (OPA has no cap; no real policy comes near it).
+ * keep one call from exhausting memory. OPA has no cap (it computes the range or halts when cancelled), so the
+ * cap is a protection: it halts the evaluation (policy_resource_limit), never makes the call undefined.
  */
 export const MAX_RANGE = 10_000_000n;
 
@@ -27,7 +28,7 @@ function range(a: N.Num, b: N.Num, step: bigint): Value[] {
   const x = N.toBigInt(a);
   const y = N.toBigInt(b);
   const len = (x <= y ? y - x : x - y) / step + 1n;
-  if (len > MAX_RANGE) throw new BuiltinError(`range of ${len} numbers exceeds the limit of ${MAX_RANGE}`);
+  if (len > MAX_RANGE) throw new BuiltinLimitError(`range of ${len} numbers exceeds the limit of ${MAX_RANGE}`);
   if (x <= y) for (let i = x; i <= y; i += step) out.push(N.normalize(i));
   else for (let i = x; i >= y; i -= step) out.push(N.normalize(i));
   return out;

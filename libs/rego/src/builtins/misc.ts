@@ -143,7 +143,8 @@ export const MISC: Record<string, BuiltinImpl> = {
   'rego.metadata.chain': (_args, ctx) => (ctx.metadata?.chain ?? []) as Value,
   'rego.metadata.rule': (_args, ctx) => (ctx.metadata?.rule ?? {}) as Value,
   'rego.parse_module': () => {
-    throw new BuiltinError('not supported by this engine');
+    // undefined would be an answer OPA never gives: the evaluation stops instead (as http.send's refusal does)
+    throw new BuiltinHaltError('not supported by this engine');
   },
   'uri.parse': (args) => {
     const parts = parseURI(str(args, 0));

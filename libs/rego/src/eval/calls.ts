@@ -3,9 +3,9 @@
  * argument tuple, indexed by a constant first argument), print and template strings.
  */
 import type { CallTerm, Rule, TemplateTerm, Term } from '../ast/types';
-import { RegoError } from '../errors';
+import { RegoError, isJsResourceError } from '../errors';
 import type { RuleNode } from '../compiler/tree';
-import { BuiltinError, BuiltinHaltError, BuiltinTypeError } from '../builtins/errors';
+import { BuiltinError, BuiltinHaltError, BuiltinLimitError, BuiltinTypeError } from '../builtins/errors';
 import { RegoSet, Value, equals, hashKey, objEntries } from '../value';
 import { indexValue, printText } from './values';
 import { CallMemo, Ev, Frame, KV, Multi, UNDEF } from './core';
@@ -100,6 +100,8 @@ export function callFunction(ev: Ev, name: string, args: Value[], t: CallTerm): 
     r = impl(args, ev.bctx);
   } catch (e) {
     if (e instanceof RegoError) throw e;
+    // a protection, never an answer: halts whatever strict_builtin_errors says (see README, "Limits")
+    if (e instanceof BuiltinLimitError || isJsResourceError(e)) throw new RegoError('policy_resource_limit', `${name}: ${e.message}`, t.loc);
     if (e instanceof BuiltinHaltError) throw new RegoError('eval_builtin_error', `${name}: ${e.message}`, t.loc);
     if (e instanceof BuiltinTypeError || e instanceof BuiltinError) {
       if (!ev.strict) return undefined;
