@@ -3,7 +3,7 @@ import { Value, RegoSet } from '../value';
 import * as N from '../number';
 import type { BuiltinImpl, BuiltinContext } from './contract';
 import { BuiltinError, BuiltinLimitError, BuiltinTypeError } from './errors';
-import { num, int, str, typeErr, oneOf } from './operands';
+import { num, numeric, int, str, typeErr, oneOf } from './operands';
 
 function setDiff(a: RegoSet, b: RegoSet): RegoSet {
   const out = new RegoSet();
@@ -55,7 +55,7 @@ function bitsArgs(args: Value[]): [bigint, bigint] {
 }
 
 export const ARITHMETIC: Record<string, BuiltinImpl> = {
-  plus: (args) => N.add(num(args, 0), num(args, 1)),
+  plus: (args) => N.add(numeric(args, 0), numeric(args, 1)),
   minus: (args) => {
     const [a, b] = args;
     if (N.isNumOrBig(a) && N.isNumOrBig(b)) return N.sub(a, b);
@@ -64,8 +64,8 @@ export const ARITHMETIC: Record<string, BuiltinImpl> = {
     // As OPA: a number on the right wants a set (left was a set), anything else wants a number.
     throw typeErr(2, b, N.isNumOrBig(b) ? 'set' : 'number');
   },
-  mul: (args) => N.mul(num(args, 0), num(args, 1)),
-  div: (args) => N.div(num(args, 0), num(args, 1)),
+  mul: (args) => N.mul(numeric(args, 0), numeric(args, 1)),
+  div: (args) => N.div(numeric(args, 0), numeric(args, 1)),
   rem: (args) => N.rem(num(args, 0), num(args, 1)),
   abs: (args) => {
     const x = num(args, 0);

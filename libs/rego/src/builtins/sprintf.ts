@@ -3,7 +3,7 @@
  * other numbers as float64, strings as string, and every other value as its Rego text (so `%v` of an array
  * prints `["a", 1]`, and `%t` of a boolean prints `%!t(string=true)` exactly as OPA does).
  */
-import { Value, regoString, goQuote, goQuoteRune } from '../value';
+import { BigDec, Value, regoString, goQuote, goQuoteRune } from '../value';
 import type { BuiltinImpl } from './contract';
 import { str, arr } from './operands';
 import { BuiltinError } from './errors';
@@ -31,6 +31,8 @@ function toGoArg(v: Value): GoArg {
     return v >= INT64_MIN && v <= INT64_MAX ? { k: 'int', v } : { k: 'big', v };
   }
   if (typeof v === 'string') return { k: 'string', v };
+  // an exact decimal as OPA passes its text to Go: a float64 when ParseFloat reads it, else the text itself
+  if (v instanceof BigDec) return Number.isFinite(v.toNumber()) ? { k: 'float', v: v.toNumber() } : { k: 'string', v: v.text };
   return { k: 'string', v: regoString(v) };
 }
 

@@ -44,11 +44,20 @@ function inject(rule: Rule): void {
     term: {
       type: 'call',
       op: { type: 'ref', terms: [{ type: 'var', name: 'internal', loc }, { type: 'scalar', value: 'test_case', loc }], loc },
-      args: [{ type: 'array', items: cases.map((t) => structuredClone(t)), loc }],
+      args: [{ type: 'array', items: cases.map((t) => clone(t)), loc }],
       loc,
     },
   };
   rule.body.splice(below + 1, 0, call);
+}
+
+/** A deep copy of a term's tree (the compiler annotates nodes in place); values such as BigDecs are shared. */
+function clone<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(clone) as T;
+  if (!node || typeof node !== 'object' || Object.getPrototypeOf(node) !== Object.prototype) return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = k === 'loc' ? v : clone(v);
+  return out as T;
 }
 
 function callsTestCase(body: Expr[]): boolean {

@@ -6,7 +6,7 @@ import type { CallTerm, Rule, TemplateTerm, Term } from '../ast/types';
 import { RegoError, isJsResourceError } from '../errors';
 import type { RuleNode } from '../compiler/tree';
 import { BuiltinError, BuiltinHaltError, BuiltinLimitError, BuiltinTypeError } from '../builtins/errors';
-import { RegoSet, Value, equals, hashKey, objEntries } from '../value';
+import { BigDec, RegoSet, Value, equals, hashKey, objEntries } from '../value';
 import { indexValue, printText } from './values';
 import { CallMemo, Ev, Frame, KV, Multi, UNDEF } from './core';
 import { unmockedState } from './state';
@@ -192,7 +192,7 @@ function functionCandidates(node: RuleNode, args: Value[]): Rule[] {
 }
 
 function memberOf(x: Value, coll: Value): Value {
-  if (typeof coll !== 'object' || coll === null) return false;
+  if (typeof coll !== 'object' || coll === null || coll instanceof BigDec) return false;
   if (coll instanceof RegoSet) return coll.has(x);
   if (Array.isArray(coll)) return coll.some((y) => equals(x, y));
   for (const [, v] of objEntries(coll)) if (equals(x, v)) return true;
@@ -200,7 +200,7 @@ function memberOf(x: Value, coll: Value): Value {
 }
 
 function memberWithKey(key: Value, x: Value, coll: Value): Value {
-  if (typeof coll !== 'object' || coll === null) return false;
+  if (typeof coll !== 'object' || coll === null || coll instanceof BigDec) return false;
   if (coll instanceof RegoSet) return coll.has(x) && equals(key, x);
   const v = indexValue(coll, key);
   return v !== undefined && equals(v, x);
