@@ -43,6 +43,8 @@ describe('exact decimals (numbers float64 cannot hold as written)', () => {
     ]);
     expect(value('v := {1e-400: "tiny"}[1e-400]')).toBe('tiny');
     expect(value('v := 1e-400 == 0')).toBe(false);
+    expect(value('x := 1e-400\nv := [x.text, x.coef, count([k | some k, _ in x]), is_object(x), object.keys({"a": x})]')).toBeUndefined();
+    expect(value('x := 1e-400\nv := [is_object(x), [k | some k, _ in x], [k | walk(x, [k, _])]]')).toEqual([false, [], [[]]]);
     expect(value('v := [x | some x in [2e308, 1e-400, 0, 1]]')).toEqual([Infinity, 0, 0, 1]);
   });
 

@@ -6,13 +6,31 @@
  * only when no float denotes the same decimal. A leaf module (no imports).
  */
 export class BigDec {
+  // private fields: a BigDec has no own properties, so the paths that index or iterate plain objects (the hot
+  // ones) need no check to see nothing in it, as for any number
+  readonly #coef: bigint;
+  readonly #exp: number;
+  readonly #text: string;
+
+  constructor(coef: bigint, exp: number, text: string) {
+    this.#coef = coef;
+    this.#exp = exp;
+    this.#text = text;
+  }
+
   /** value = coef × 10^exp; coef is not 0 and has no trailing zero digit */
-  constructor(
-    readonly coef: bigint,
-    readonly exp: number,
-    /** as written (a literal), or the canonical `<coef>e<exp>` of a computed value */
-    readonly text: string,
-  ) {}
+  get coef(): bigint {
+    return this.#coef;
+  }
+
+  get exp(): number {
+    return this.#exp;
+  }
+
+  /** as written (a literal), or the canonical `<coef>e<exp>` of a computed value */
+  get text(): string {
+    return this.#text;
+  }
 
   /** The nearest float (±Infinity or 0 beyond float64's range), for builtins that compute in float64. */
   toNumber(): number {

@@ -473,7 +473,6 @@ export function equals(a: Value, b: Value): boolean {
     if (a instanceof BigDec || b instanceof BigDec) return isNumber(a) && isNumber(b) && compareNumbers(a, b) === 0;
     return false;
   }
-  if (a instanceof BigDec || b instanceof BigDec) return isNumber(a) && isNumber(b) && compareNumbers(a, b) === 0;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!equals(a[i], b[i])) return false;
@@ -485,6 +484,7 @@ export function equals(a: Value, b: Value): boolean {
     return !a.some((x) => !b.has(x));
   }
   if (b instanceof RegoSet) return false;
+  if (a instanceof BigDec || b instanceof BigDec) return isNumber(a) && isNumber(b) && compareNumbers(a, b) === 0;
   if (a instanceof RegoObject || b instanceof RegoObject) {
     const x = a as PlainObject | RegoObject;
     const y = b as PlainObject | RegoObject;

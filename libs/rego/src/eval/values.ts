@@ -1,6 +1,5 @@
 /** Small value helpers the evaluator needs (indexing, iteration, copy-on-write upsert, printing). */
 import {
-  BigDec,
   PlainObject,
   RegoObject,
   RegoSet,
@@ -18,7 +17,7 @@ import {
 
 /** `v[key]` as Rego refs see it: array index, object key, set membership. */
 export function indexValue(v: Value, key: Value): Value | undefined {
-  if (typeof v !== 'object' || v === null || v instanceof BigDec) return undefined;
+  if (typeof v !== 'object' || v === null) return undefined;
   if (Array.isArray(v)) {
     if (typeof key === 'number') {
       return Number.isInteger(key) && key >= 0 && key < v.length ? v[key] : undefined;
@@ -34,7 +33,7 @@ export function indexValue(v: Value, key: Value): Value | undefined {
 
 /** `v[key]` for a constant string key (refs like `s.slot.status`): the checks a string key needs, no more. */
 export function indexString(v: Value, key: string): Value | undefined {
-  if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof BigDec) return undefined;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
   if (v instanceof RegoSet) return v.has(key) ? key : undefined;
   if (v instanceof RegoObject) return v.get(key);
   return hasOwn(v, key) ? (v as PlainObject)[key] : undefined;
@@ -46,7 +45,7 @@ export function indexString(v: Value, key: string): Value | undefined {
  * false, elements come in insertion order (cheaper; for places where the order cannot be observed).
  */
 export function iterateValue(v: Value, f: (k: Value, x: Value) => boolean, ordered = true): boolean {
-  if (typeof v !== 'object' || v === null || v instanceof BigDec) return false;
+  if (typeof v !== 'object' || v === null) return false;
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) if (f(i, v[i])) return true;
     return false;
@@ -73,7 +72,7 @@ export function iterateValue(v: Value, f: (k: Value, x: Value) => boolean, order
     for (const k of sortedKeys(v)) if (f(k, v.get(k) as Value)) return true;
     return false;
   }
-  const keys = sortedKeys(v) as string[];
+  const keys = sortedKeys(v as PlainObject) as string[]; // a BigDec has no own keys
   for (let i = 0; i < keys.length; i++) if (f(keys[i], (v as PlainObject)[keys[i]])) return true;
   return false;
 }
