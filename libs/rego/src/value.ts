@@ -227,7 +227,7 @@ export function typeName(v: Value): TypeName {
 }
 
 export function isNumber(v: unknown): v is number | bigint | BigDec {
-  return typeof v === 'number' || typeof v === 'bigint' || v instanceof BigDec;
+  return typeof v === 'number' || typeof v === 'bigint' || (typeof v === 'object' && v instanceof BigDec);
 }
 
 export function isString(v: unknown): v is string {
@@ -470,7 +470,8 @@ export function equals(a: Value, b: Value): boolean {
   if (ta !== 'object' || tb !== 'object' || a === null || b === null) {
     // eslint-disable-next-line eqeqeq
     if ((ta === 'bigint' || ta === 'number') && (tb === 'bigint' || tb === 'number')) return a == b;
-    if (a instanceof BigDec || b instanceof BigDec) return isNumber(a) && isNumber(b) && compareNumbers(a, b) === 0;
+    // only a number against an object can be a BigDec comparison (unequal strings must stay cheap)
+    if (ta === 'object' || tb === 'object') return (a instanceof BigDec || b instanceof BigDec) && isNumber(a) && isNumber(b) && compareNumbers(a, b) === 0;
     return false;
   }
   if (Array.isArray(a)) {
