@@ -8,7 +8,6 @@ import { BigDec, Dec, decAdd, decCompare, decDiv, decMul, decNeg, decOf, decText
 export type Num = number | bigint;
 /** Any Rego number: also the exact decimals float64 cannot hold (decimal.ts), which only + - * / and comparisons keep exact. */
 export type Numeric = Num | BigDec;
-export { BigDec } from './decimal';
 
 /** An arithmetic result on decimals: a float or integer when one denotes it exactly, else a BigDec. */
 function fromDec(d: Dec): Numeric {

@@ -13,7 +13,8 @@
 
 import { BigDec, decCompare, decOf } from './decimal';
 
-export { BigDec } from './decimal';
+// BigDec is imported from './decimal' where needed, never re-exported here: a re-export is an accessor on this
+// module's exports, which made every other import from it measurably slower (about 8% on the rego benchmark)
 
 export type Value =
   | null

@@ -1,5 +1,6 @@
 /** walk (relation), graph.reachable and graph.reachable_paths. */
-import { BigDec, Value, PlainObject, RegoObject, RegoSet, objGet, makeSet } from '../value';
+import { Value, PlainObject, RegoObject, RegoSet, objGet, makeSet } from '../value';
+import { BigDec } from '../decimal';
 import type { BuiltinImpl } from './contract';
 import { obj, typeErr } from './operands';
 

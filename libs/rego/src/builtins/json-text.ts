@@ -2,7 +2,8 @@
  * JSON text as OPA produces and reads it: Go's encoding/json output (sorted keys, HTML-safe escapes, sets as
  * arrays, exact big integers) and a parser that keeps big integers exact.
  */
-import { BigDec, Value, PlainObject, RegoObject, RegoSet, objEntries, setOwn, compareStrings, toJSONText } from '../value';
+import { Value, PlainObject, RegoObject, RegoSet, objEntries, setOwn, compareStrings, toJSONText } from '../value';
+import { BigDec } from '../decimal';
 import { numberToString, parseNumber } from '../number';
 import { BuiltinError } from './errors';
 

@@ -1,6 +1,5 @@
 /** Operand checks shared by builtin families; they raise OPA's operand type messages. */
 import {
-  BigDec,
   Value,
   PlainObject,
   RegoObject,
@@ -8,6 +7,7 @@ import {
   typeName,
   isObject,
 } from '../value';
+import { BigDec } from '../decimal';
 import { BuiltinTypeError } from './errors';
 
 /** OPA names the expected type(s) e.g. "string", "number", "object", "set", "array or set". */

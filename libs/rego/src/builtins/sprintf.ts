@@ -3,7 +3,8 @@
  * other numbers as float64, strings as string, and every other value as its Rego text (so `%v` of an array
  * prints `["a", 1]`, and `%t` of a boolean prints `%!t(string=true)` exactly as OPA does).
  */
-import { BigDec, Value, regoString, goQuote, goQuoteRune } from '../value';
+import { Value, regoString, goQuote, goQuoteRune } from '../value';
+import { BigDec } from '../decimal';
 import type { BuiltinImpl } from './contract';
 import { str, arr } from './operands';
 import { BuiltinError } from './errors';

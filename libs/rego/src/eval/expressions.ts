@@ -1,6 +1,7 @@
 /** Expressions: negation, `with` scopes, `some ... in`, `every`, and the generic dispatch by expression kind. */
 import type { Expr, With } from '../ast/types';
-import { BigDec, Value } from '../value';
+import { Value } from '../value';
+import { BigDec } from '../decimal';
 import { iterateValue, upsert } from './values';
 import { Ev, Frame, K, State } from './core';
 import { scopedState } from './state';
