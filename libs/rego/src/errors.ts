@@ -50,3 +50,15 @@ export class RegoErrors extends RegoError {
 export function formatMessage(code: string, detail: string, loc?: Location): string {
   return loc ? `${loc.file}:${loc.row}: ${code}: ${detail}` : `${code}: ${detail}`;
 }
+
+/**
+ * Whether a JS exception is the JS engine running out of room (stack, string or array length, Map size, BigInt
+ * size, allocation) rather than a fault of the value computed. Go has none of these limits, so such an error is
+ * never OPA's answer: the evaluation halts with policy_resource_limit wherever it happens, inside a builtin too.
+ */
+export function isJsResourceError(e: unknown): e is RangeError {
+  return (
+    e instanceof RangeError &&
+    /call stack|Invalid (array|string|typed array) length|maximum size exceeded|Maximum BigInt size|allocation failed|out of memory/i.test(e.message)
+  );
+}

@@ -7,7 +7,7 @@ import { compileModules } from './compiler/compile';
 import type { CompiledPolicy } from './compiler/policy';
 import type { CompiledQuery, CompileOptions } from './compiler/types';
 import { EvalOptions, Evaluator } from './eval/evaluator';
-import { RegoError, RegoErrors } from './errors';
+import { RegoError, RegoErrors, isJsResourceError } from './errors';
 import { capabilitiesKey } from './builtins/capabilities';
 import { BundleManifest, bundlePath, readBundle } from './bundle';
 import type { Value } from './value';
@@ -103,6 +103,7 @@ function guard<T>(f: () => T, code = 'eval_builtin_error'): T {
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
       throw new RegoError('policy_resource_limit', 'evaluation exceeded the maximum recursion depth');
     }
+    if (isJsResourceError(e)) throw new RegoError('policy_resource_limit', `evaluation exhausted resources: ${e.message}`);
     const err = new RegoError(code, `internal error: ${(e as Error)?.message ?? String(e)}`);
     (err as { cause?: unknown }).cause = e;
     throw err;

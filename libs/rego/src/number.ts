@@ -3,8 +3,28 @@
  * bigint. Integer arithmetic stays exact (as OPA's big.Int path does); anything involving a fraction is float64.
  */
 import { BuiltinError } from './builtins/errors';
+import { BigDec, Dec, decAdd, decCompare, decDiv, decMul, decNeg, decOf, decText } from './decimal';
 
 export type Num = number | bigint;
+/** Any Rego number: also the exact decimals float64 cannot hold (decimal.ts), which only + - * / and comparisons keep exact. */
+export type Numeric = Num | BigDec;
+
+/** An arithmetic result on decimals: a float or integer when one denotes it exactly, else a BigDec. */
+function fromDec(d: Dec): Numeric {
+  if (d.c === 0n) return 0;
+  const digits = (d.c < 0n ? -d.c : d.c).toString().length;
+  if (d.e >= 0 && digits + d.e <= 400) return normalize(d.c * 10n ** BigInt(d.e));
+  if (d.e < 0) {
+    const f = Number(decText(d));
+    if (Number.isFinite(f) && f !== 0 && decCompare(decOf(f), d) === 0) return f;
+  }
+  return new BigDec(d.c, d.e, decText(d));
+}
+
+/** The float a number is nearest to (BigDecs beyond float64's range become ±Infinity or 0). */
+export function approx(x: Numeric): Num {
+  return x instanceof BigDec ? x.toNumber() : x;
+}
 
 /** An integer within the safe range is always a plain number. */
 export function normalize(x: Num): Num {
@@ -16,7 +36,7 @@ export function normalize(x: Num): Num {
   return x;
 }
 
-export function isInt(x: Num): boolean {
+export function isInt(x: Numeric): boolean {
   return typeof x === 'bigint' || Number.isInteger(x);
 }
 
@@ -25,8 +45,8 @@ export function toBigInt(x: Num): bigint {
   return typeof x === 'bigint' ? x : BigInt(x);
 }
 
-export function toFloat(x: Num): number {
-  return typeof x === 'bigint' ? Number(x) : x;
+export function toFloat(x: Numeric): number {
+  return typeof x === 'bigint' ? Number(x) : typeof x === 'object' ? x.toNumber() : x;
 }
 
 /**
@@ -45,40 +65,44 @@ export function snapFloat(r: number): number {
   return Math.abs(c - r) <= 4 * ulp ? c : r;
 }
 
-function bothSafeInts(a: Num, b: Num): boolean {
+function bothSafeInts(a: Numeric, b: Numeric): boolean {
   return typeof a === 'number' && typeof b === 'number' && Number.isSafeInteger(a) && Number.isSafeInteger(b);
 }
 
-export function add(a: Num, b: Num): Num {
+export function add(a: Numeric, b: Numeric): Numeric {
   if (bothSafeInts(a, b)) {
     const r = (a as number) + (b as number);
     return Number.isSafeInteger(r) ? r : normalize(BigInt(a as number) + BigInt(b as number));
   }
+  if (typeof a === 'object' || typeof b === 'object') return fromDec(decAdd(decOf(a), decOf(b)));
   if (isInt(a) && isInt(b)) return normalize(toBigInt(a) + toBigInt(b));
   return snapFloat(toFloat(a) + toFloat(b));
 }
 
-export function sub(a: Num, b: Num): Num {
+export function sub(a: Numeric, b: Numeric): Numeric {
   if (bothSafeInts(a, b)) {
     const r = (a as number) - (b as number);
     return Number.isSafeInteger(r) ? r : normalize(BigInt(a as number) - BigInt(b as number));
   }
+  if (typeof a === 'object' || typeof b === 'object') return fromDec(decAdd(decOf(a), decNeg(decOf(b))));
   if (isInt(a) && isInt(b)) return normalize(toBigInt(a) - toBigInt(b));
   return snapFloat(toFloat(a) - toFloat(b));
 }
 
-export function mul(a: Num, b: Num): Num {
+export function mul(a: Numeric, b: Numeric): Numeric {
   if (bothSafeInts(a, b)) {
     const r = (a as number) * (b as number);
     return Number.isSafeInteger(r) ? (r === 0 ? 0 : r) : normalize(BigInt(a as number) * BigInt(b as number));
   }
+  if (typeof a === 'object' || typeof b === 'object') return fromDec(decMul(decOf(a), decOf(b)));
   if (isInt(a) && isInt(b)) return normalize(toBigInt(a) * toBigInt(b));
   return snapFloat(toFloat(a) * toFloat(b));
 }
 
 /** Exact when both are integers and the division is exact; float64 otherwise. */
-export function div(a: Num, b: Num): Num {
+export function div(a: Numeric, b: Numeric): Numeric {
   if (b === 0 || b === 0n) throw new BuiltinError('divide by zero');
+  if (typeof a === 'object' || typeof b === 'object') return fromDec(decDiv(decOf(a), decOf(b)));
   if (isInt(a) && isInt(b)) {
     const x = toBigInt(a);
     const y = toBigInt(b);
@@ -89,7 +113,8 @@ export function div(a: Num, b: Num): Num {
 }
 
 /** Integer remainder with the dividend's sign (Go's %). */
-export function rem(a: Num, b: Num): Num {
+export function rem(a: Numeric, b: Numeric): Num {
+  if (typeof a === 'object' || typeof b === 'object') return rem(approx(a), approx(b));
   if (!isInt(a) || !isInt(b)) throw new BuiltinError('modulo on floating-point number');
   if (b === 0 || b === 0n) throw new BuiltinError('modulo by zero');
   if (bothSafeInts(a, b)) {
@@ -99,12 +124,14 @@ export function rem(a: Num, b: Num): Num {
   return normalize(toBigInt(a) % toBigInt(b));
 }
 
-export function neg(a: Num): Num {
+export function neg(a: Numeric): Numeric {
   if (typeof a === 'bigint') return normalize(-a);
+  if (typeof a === 'object') return new BigDec(-a.coef, a.exp, a.text.startsWith('-') ? a.text.slice(1) : '-' + a.text);
   return a === 0 ? 0 : -a;
 }
 
-export function compareNum(a: Num, b: Num): number {
+export function compareNum(a: Numeric, b: Numeric): number {
+  if (typeof a === 'object' || typeof b === 'object') return decCompare(decOf(a), decOf(b));
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
@@ -144,12 +171,13 @@ function exactFromDecimal(text: string): bigint | undefined {
 }
 
 /** Decimal text as OPA prints numbers: integers in full (no exponent), others shortest round-trip. */
-export function numberToString(x: Num): string {
+export function numberToString(x: Numeric): string {
   if (typeof x === 'bigint') return x.toString();
+  if (typeof x === 'object') return x.text;
   if (Number.isInteger(x)) return Number.isSafeInteger(x) ? String(x) : BigInt(x).toString();
   return String(x);
 }
 
-export function isNumOrBig(v: unknown): v is Num {
-  return typeof v === 'number' || typeof v === 'bigint';
+export function isNumOrBig(v: unknown): v is Numeric {
+  return typeof v === 'number' || typeof v === 'bigint' || v instanceof BigDec;
 }

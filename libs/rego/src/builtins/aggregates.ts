@@ -7,7 +7,7 @@ import { typeErr, oneOf, arrOrSet } from './operands';
 import { runeCount } from './utf8';
 
 /** Numbers of an array/set operand, with OPA's element error. */
-function numbers(args: Value[]): N.Num[] {
+function numbers(args: Value[]): N.Numeric[] {
   const v = args[0];
   const xs = arrOrSet(args, 0, oneOf('set', 'array'));
   for (const x of xs) {
@@ -15,7 +15,7 @@ function numbers(args: Value[]): N.Num[] {
       throw new BuiltinTypeError(`operand 1 must be ${typeName(v)} of numbers but got ${typeName(v)} containing ${typeName(x)}`);
     }
   }
-  return xs as N.Num[];
+  return xs as N.Numeric[];
 }
 
 function extreme(args: Value[], sign: number): Value | undefined {
@@ -36,12 +36,12 @@ export const AGGREGATES: Record<string, BuiltinImpl> = {
     throw typeErr(1, v, oneOf('array', 'object', 'set', 'string'));
   },
   sum: (args) => {
-    let acc: N.Num = 0;
+    let acc: N.Numeric = 0;
     for (const x of numbers(args)) acc = N.add(acc, x);
     return acc;
   },
   product: (args) => {
-    let acc: N.Num = 1;
+    let acc: N.Numeric = 1;
     for (const x of numbers(args)) acc = N.mul(acc, x);
     return acc;
   },

@@ -2,8 +2,8 @@
 import { Value, RegoSet } from '../value';
 import * as N from '../number';
 import type { BuiltinImpl, BuiltinContext } from './contract';
-import { BuiltinError, BuiltinTypeError } from './errors';
-import { num, int, str, typeErr, oneOf } from './operands';
+import { BuiltinError, BuiltinLimitError, BuiltinTypeError } from './errors';
+import { num, numeric, int, str, typeErr, oneOf } from './operands';
 
 function setDiff(a: RegoSet, b: RegoSet): RegoSet {
   const out = new RegoSet();
@@ -18,7 +18,8 @@ function roundHalfAway(x: number): number {
 
 /**
  * A builtin runs synchronously, so neither the deadline nor the step budget can stop it: ranges are capped to
- * keep one call from exhausting memory (OPA has no cap; no real policy comes near it).
+ * keep one call from exhausting memory. OPA has no cap (it computes the range or halts when cancelled), so the
+ * cap is a protection: it halts the evaluation (policy_resource_limit), never makes the call undefined.
  */
 export const MAX_RANGE = 10_000_000n;
 
@@ -27,7 +28,7 @@ function range(a: N.Num, b: N.Num, step: bigint): Value[] {
   const x = N.toBigInt(a);
   const y = N.toBigInt(b);
   const len = (x <= y ? y - x : x - y) / step + 1n;
-  if (len > MAX_RANGE) throw new BuiltinError(`range of ${len} numbers exceeds the limit of ${MAX_RANGE}`);
+  if (len > MAX_RANGE) throw new BuiltinLimitError(`range of ${len} numbers exceeds the limit of ${MAX_RANGE}`);
   if (x <= y) for (let i = x; i <= y; i += step) out.push(N.normalize(i));
   else for (let i = x; i >= y; i -= step) out.push(N.normalize(i));
   return out;
@@ -54,7 +55,7 @@ function bitsArgs(args: Value[]): [bigint, bigint] {
 }
 
 export const ARITHMETIC: Record<string, BuiltinImpl> = {
-  plus: (args) => N.add(num(args, 0), num(args, 1)),
+  plus: (args) => N.add(numeric(args, 0), numeric(args, 1)),
   minus: (args) => {
     const [a, b] = args;
     if (N.isNumOrBig(a) && N.isNumOrBig(b)) return N.sub(a, b);
@@ -63,8 +64,8 @@ export const ARITHMETIC: Record<string, BuiltinImpl> = {
     // As OPA: a number on the right wants a set (left was a set), anything else wants a number.
     throw typeErr(2, b, N.isNumOrBig(b) ? 'set' : 'number');
   },
-  mul: (args) => N.mul(num(args, 0), num(args, 1)),
-  div: (args) => N.div(num(args, 0), num(args, 1)),
+  mul: (args) => N.mul(numeric(args, 0), numeric(args, 1)),
+  div: (args) => N.div(numeric(args, 0), numeric(args, 1)),
   rem: (args) => N.rem(num(args, 0), num(args, 1)),
   abs: (args) => {
     const x = num(args, 0);

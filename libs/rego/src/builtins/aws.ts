@@ -111,6 +111,6 @@ export const AWS: Record<string, BuiltinImpl> = {
     const t = args[2];
     if (!N.isNumOrBig(t)) throw typeErr(3, t, 'number');
     if (!N.isInt(t)) throw new BuiltinTypeError('operand 3 could not convert time_ns value into a unix timestamp');
-    return signReq(req, config, N.toBigInt(t));
+    return signReq(req, config, N.toBigInt(t as N.Num));
   },
 };

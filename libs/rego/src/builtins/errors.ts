@@ -28,3 +28,16 @@ export class BuiltinHaltError extends BuiltinError {
     this.name = 'BuiltinHaltError';
   }
 }
+
+/**
+ * A protection the engine imposes, not OPA's semantics: a builtin refuses work that would exhaust the process
+ * (OPA itself has no such cap). It never makes a call undefined, whatever strict_builtin_errors says: the
+ * evaluator halts the whole evaluation with policy_resource_limit, as it does for the deadline and the heap cap,
+ * so a cap can never turn into an answer.
+ */
+export class BuiltinLimitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BuiltinLimitError';
+  }
+}

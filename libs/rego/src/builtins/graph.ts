@@ -1,5 +1,6 @@
 /** walk (relation), graph.reachable and graph.reachable_paths. */
 import { Value, PlainObject, RegoObject, RegoSet, objGet, makeSet } from '../value';
+import { BigDec } from '../decimal';
 import type { BuiltinImpl } from './contract';
 import { obj, typeErr } from './operands';
 
@@ -11,7 +12,7 @@ export function walkPairs(v: Value): Array<[Value[], Value]> {
   const out: Array<[Value[], Value]> = [];
   const rec = (x: Value, path: Value[]): void => {
     out.push([path, x]);
-    if (typeof x !== 'object' || x === null) return;
+    if (typeof x !== 'object' || x === null || x instanceof BigDec) return;
     if (Array.isArray(x)) {
       for (let i = 0; i < x.length; i++) {
         const p = path.slice();

@@ -3,6 +3,7 @@
  * arrays, exact big integers) and a parser that keeps big integers exact.
  */
 import { Value, PlainObject, RegoObject, RegoSet, objEntries, setOwn, compareStrings, toJSONText } from '../value';
+import { BigDec } from '../decimal';
 import { numberToString, parseNumber } from '../number';
 import { BuiltinError } from './errors';
 
@@ -51,6 +52,7 @@ export function marshalJSON(v: Value, indent?: string, prefix = '', escapeHTML =
         return x ? 'true' : 'false';
     }
     if (x === null) return 'null';
+    if (x instanceof BigDec) return x.text;
     let items: string[];
     let open: string;
     let close: string;
@@ -87,6 +89,10 @@ function compact(x: Value, out: string[], escapeHTML: boolean): void {
   }
   if (x === null) {
     out.push('null');
+    return;
+  }
+  if (x instanceof BigDec) {
+    out.push(x.text);
     return;
   }
   if (Array.isArray(x) || x instanceof RegoSet) {
@@ -137,7 +143,7 @@ export function parseJSON(text: string): Value {
 
 function hasUnsafeInteger(v: Value): boolean {
   if (typeof v === 'number') return Number.isInteger(v) && !Number.isSafeInteger(v);
-  if (typeof v !== 'object' || v === null) return false;
+  if (typeof v !== 'object' || v === null || v instanceof BigDec) return v instanceof BigDec;
   if (Array.isArray(v)) return v.some(hasUnsafeInteger);
   for (const k in v as PlainObject) if (hasUnsafeInteger((v as PlainObject)[k])) return true;
   return false;

@@ -1,7 +1,7 @@
 /** net.cidr_* builtins over IPv4/IPv6 addresses held as bigints. */
 import { Value, RegoSet, isObject, objEntries } from '../value';
 import type { BuiltinImpl } from './contract';
-import { BuiltinError, BuiltinTypeError } from './errors';
+import { BuiltinError, BuiltinLimitError, BuiltinTypeError } from './errors';
 import { str, typeErr, oneOf } from './operands';
 
 interface Net {
@@ -156,6 +156,7 @@ function matchEntries(v: Value, pos: number): Array<[Value, string]> {
   return out;
 }
 
+/** A protection, not OPA's semantics (OPA expands any block): a larger block halts the evaluation. */
 const EXPAND_LIMIT = 1n << 22n;
 
 export const NET: Record<string, BuiltinImpl> = {
@@ -178,7 +179,7 @@ export const NET: Record<string, BuiltinImpl> = {
   'net.cidr_expand': (args) => {
     const n = parseCIDR(str(args, 0));
     const count = 1n << BigInt(n.bits - n.prefix);
-    if (count > EXPAND_LIMIT) throw new BuiltinError(`CIDR ${str(args, 0)} is too large to expand`);
+    if (count > EXPAND_LIMIT) throw new BuiltinLimitError(`CIDR ${str(args, 0)} expands to ${count} addresses, above the limit of ${EXPAND_LIMIT}`);
     const out = new RegoSet();
     for (let a = n.start; a <= lastOf(n); a++) out.add(formatIP(a, n.v6));
     return out;

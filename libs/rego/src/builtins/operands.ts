@@ -7,6 +7,7 @@ import {
   typeName,
   isObject,
 } from '../value';
+import { BigDec } from '../decimal';
 import { BuiltinTypeError } from './errors';
 
 /** OPA names the expected type(s) e.g. "string", "number", "object", "set", "array or set". */
@@ -20,10 +21,20 @@ export function str(args: Value[], i: number): string {
   return v;
 }
 
+/** A number operand; an exact decimal beyond float64 (decimal.ts) as the nearest float. */
 export function num(args: Value[], i: number): number | bigint {
   const v = args[i];
-  if (typeof v !== 'number' && typeof v !== 'bigint') throw typeErr(i + 1, v, 'number');
+  if (typeof v !== 'number' && typeof v !== 'bigint') {
+    if (v instanceof BigDec) return v.toNumber();
+    throw typeErr(i + 1, v, 'number');
+  }
   return v;
+}
+
+/** A number operand kept exact (for the arithmetic that computes on decimals: + - * /). */
+export function numeric(args: Value[], i: number): number | bigint | BigDec {
+  const v = args[i];
+  return v instanceof BigDec ? v : num(args, i);
 }
 
 export function bool(args: Value[], i: number): boolean {

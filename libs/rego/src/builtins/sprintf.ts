@@ -4,6 +4,7 @@
  * prints `["a", 1]`, and `%t` of a boolean prints `%!t(string=true)` exactly as OPA does).
  */
 import { Value, regoString, goQuote, goQuoteRune } from '../value';
+import { BigDec } from '../decimal';
 import type { BuiltinImpl } from './contract';
 import { str, arr } from './operands';
 import { BuiltinError } from './errors';
@@ -31,6 +32,8 @@ function toGoArg(v: Value): GoArg {
     return v >= INT64_MIN && v <= INT64_MAX ? { k: 'int', v } : { k: 'big', v };
   }
   if (typeof v === 'string') return { k: 'string', v };
+  // an exact decimal as OPA passes its text to Go: a float64 when ParseFloat reads it, else the text itself
+  if (v instanceof BigDec) return Number.isFinite(v.toNumber()) ? { k: 'float', v: v.toNumber() } : { k: 'string', v: v.text };
   return { k: 'string', v: regoString(v) };
 }
 
@@ -43,8 +46,26 @@ function bigExpText(v: bigint): string {
   return (neg ? '-' : '') + mant + 'e' + exp;
 }
 
-/** Widths and precisions beyond this are refused (Go would happily allocate gigabytes). */
-const MAX_WIDTH = 1_000_000;
+/**
+ * Go's fmt bounds widths and precisions itself (its `tooLarge`): a `*` argument beyond ±10^6 is `%!(BADWIDTH)` /
+ * `%!(BADPREC)`, and a literal number stops being read once it passes 10^6 (the rest of the format is then
+ * `%!(NOVERB)`). Those are OPA's semantics, reproduced here, so sprintf needs no cap of its own.
+ */
+const GO_MAX_WIDTH = 1_000_000;
+const tooLarge = (x: number): boolean => x > GO_MAX_WIDTH || x < -GO_MAX_WIDTH;
+
+/** Go's parsenum: the number at `start`, or none (and the end of the format) when it grows too large. */
+function parseNum(s: string, start: number): { num: number; isNum: boolean; next: number } {
+  let num = 0;
+  let isNum = false;
+  let i = start;
+  for (; i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57; i++) {
+    if (tooLarge(num)) return { num: 0, isNum: false, next: s.length };
+    num = num * 10 + (s.charCodeAt(i) - 48);
+    isNum = true;
+  }
+  return { num, isNum, next: i };
+}
 
 interface Spec {
   minus: boolean;
@@ -141,7 +162,8 @@ function fmtInteger(v: bigint, verb: string, sp: Spec): string {
 /** Shortest (prec < 0) or correctly rounded (half-even, like Go) digits of |x| in exponent form. */
 function expDigits(x: number, prec: number): [string, number] {
   if (prec < 0 || x === 0) {
-    const t = prec < 0 ? x.toExponential() : x.toExponential(prec);
+    if (prec >= 0) return ['0'.repeat(prec + 1), 0];
+    const t = x.toExponential();
     const m = /^(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(t)!;
     return [m[1] + (m[2] ?? ''), Number(m[3])];
   }
@@ -381,7 +403,7 @@ export function goSprintf(format: string, values: Value[]): string {
     if (format[i] === '*') {
       i++;
       const a = args[argi++];
-      if (a && a.k === 'int') {
+      if (a && a.k === 'int' && !tooLarge(Number(a.v))) {
         sp.width = Number(a.v);
         if (sp.width < 0) {
           sp.minus = true;
@@ -389,27 +411,22 @@ export function goSprintf(format: string, values: Value[]): string {
         }
       } else out += '%!(BADWIDTH)';
     } else {
-      const m = /^\d+/.exec(format.slice(i));
-      if (m) {
-        sp.width = Number(m[0]);
-        i += m[0].length;
-      }
+      const w = parseNum(format, i);
+      if (w.isNum) sp.width = w.num;
+      i = w.next;
     }
-    if ((sp.width ?? 0) > MAX_WIDTH) throw new BuiltinError(`sprintf: width ${sp.width} exceeds ${MAX_WIDTH}`);
     if (format[i] === '.') {
       i++;
       argIndex();
       if (format[i] === '*') {
         i++;
         const a = args[argi++];
-        if (a && a.k === 'int') sp.prec = Math.max(0, Number(a.v));
+        if (a && a.k === 'int' && !tooLarge(Number(a.v))) sp.prec = Math.max(0, Number(a.v));
         else out += '%!(BADPREC)';
-        if ((sp.prec ?? 0) > MAX_WIDTH) throw new BuiltinError(`sprintf: precision ${sp.prec} exceeds ${MAX_WIDTH}`);
       } else {
-        const m = /^\d+/.exec(format.slice(i));
-        sp.prec = m ? Number(m[0]) : 0;
-        if (m) i += m[0].length;
-        if (sp.prec > MAX_WIDTH) throw new BuiltinError(`sprintf: precision ${sp.prec} exceeds ${MAX_WIDTH}`);
+        const p = parseNum(format, i);
+        sp.prec = p.num;
+        i = p.next;
       }
     }
     argIndex();

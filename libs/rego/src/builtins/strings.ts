@@ -145,7 +145,7 @@ export const STRINGS: Record<string, BuiltinImpl> = {
     if (base !== 2 && base !== 8 && base !== 10 && base !== 16) {
       throw new BuiltinTypeError('operand 2 must be one of {2, 8, 10, 16}');
     }
-    return formatInt(x, base);
+    return formatInt(N.approx(x), base);
   },
   indexof: (args) => {
     const s = str(args, 0);

@@ -1,5 +1,5 @@
 /** Type predicates (is_*), type_name, and the casts (to_number, cast_*). */
-import { Value, RegoSet, isObject, typeName } from '../value';
+import { Value, RegoSet, isNumber, isObject, typeName } from '../value';
 import { parseNumber } from '../number';
 import type { BuiltinImpl } from './contract';
 import { BuiltinError } from './errors';
@@ -33,7 +33,7 @@ export function parseGoFloat(s: string): number | bigint | undefined {
 }
 
 export const TYPES: Record<string, BuiltinImpl> = {
-  is_number: ([x]) => typeof x === 'number' || typeof x === 'bigint',
+  is_number: ([x]) => isNumber(x),
   is_string: ([x]) => typeof x === 'string',
   is_boolean: ([x]) => typeof x === 'boolean',
   is_array: ([x]) => Array.isArray(x),
@@ -45,7 +45,7 @@ export const TYPES: Record<string, BuiltinImpl> = {
   to_number: ([x]) => {
     if (x === null) return 0;
     if (typeof x === 'boolean') return x ? 1 : 0;
-    if (typeof x === 'number' || typeof x === 'bigint') return x;
+    if (isNumber(x)) return x;
     if (typeof x === 'string') {
       const low = x.toLowerCase().replace(/^[+-]/, '');
       if (low === 'nan' || low === 'inf' || low === 'infinity') throw typeErr(1, x, 'valid number string');

@@ -13,6 +13,7 @@ import { checkCall } from './typecheck';
 import { strictChecks, v1Checks } from './strict';
 import { indexComprehensions } from './comp-index';
 import { CompiledPolicy } from './policy';
+import { injectTestCaseCalls, TEST_CASE_BUILTIN } from './test-cases';
 import type { CompileOptions } from './types';
 
 export { CompiledPolicy } from './policy';
@@ -48,6 +49,9 @@ export function compileModules(files: Record<string, string>, opts: CompileOptio
     builtins = new Map(builtins);
     for (const b of opts.builtins) builtins.set(b.name, b);
   }
+  if (opts.testCases && !builtins.has(TEST_CASE_BUILTIN) && BUILTINS.has(TEST_CASE_BUILTIN)) {
+    builtins = new Map(builtins).set(TEST_CASE_BUILTIN, BUILTINS.get(TEST_CASE_BUILTIN)!);
+  }
   const policy = new CompiledPolicy(builtins);
   const errors: RegoError[] = [];
   for (const name of Object.keys(files).sort()) {
@@ -59,6 +63,7 @@ export function compileModules(files: Record<string, string>, opts: CompileOptio
     }
   }
   if (errors.length) throw errors.length === 1 ? errors[0] : new RegoErrors(errors);
+  if (opts.testCases) injectTestCaseCalls(policy.modules);
 
   // 1. rule tree
   const ruleNames = new Map<string, Set<string>>();

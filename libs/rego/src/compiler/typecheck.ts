@@ -4,11 +4,12 @@ import { RegoError } from '../errors';
 import type { TypeSig } from '../builtins/contract';
 import type { PolicyView } from './types';
 import { walkBody } from './walk';
+import { BigDec } from '../decimal';
 
 function literalType(t: Term): string | undefined {
   switch (t.type) {
     case 'scalar':
-      return t.value === null ? 'null' : typeof t.value === 'bigint' ? 'number' : typeof t.value;
+      return t.value === null ? 'null' : typeof t.value === 'bigint' || t.value instanceof BigDec ? 'number' : typeof t.value;
     case 'array':
     case 'arraycomp':
       return 'array';

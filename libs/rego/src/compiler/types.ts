@@ -21,6 +21,12 @@ export interface CompileOptions {
   regoVersion?: 0 | 1;
   /** Per file name, overriding `regoVersion` (a bundle manifest's `file_rego_versions`). */
   fileRegoVersions?: Record<string, 0 | 1>;
+  /**
+   * For test runners (`opa test`'s compiler stage): each parameterized test rule (`test_x[case] if { ... }`)
+   * calls `internal.test_case([case])` as soon as its case is bound, so a runner can name the cases that were
+   * reached but failed (see compiler/test-cases.ts). Off for policies.
+   */
+  testCases?: boolean;
 }
 
 export interface CompiledQuery {

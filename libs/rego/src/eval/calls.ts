@@ -3,10 +3,11 @@
  * argument tuple, indexed by a constant first argument), print and template strings.
  */
 import type { CallTerm, Rule, TemplateTerm, Term } from '../ast/types';
-import { RegoError } from '../errors';
+import { RegoError, isJsResourceError } from '../errors';
 import type { RuleNode } from '../compiler/tree';
-import { BuiltinError, BuiltinHaltError, BuiltinTypeError } from '../builtins/errors';
+import { BuiltinError, BuiltinHaltError, BuiltinLimitError, BuiltinTypeError } from '../builtins/errors';
 import { RegoSet, Value, equals, hashKey, objEntries } from '../value';
+import { BigDec } from '../decimal';
 import { indexValue, printText } from './values';
 import { CallMemo, Ev, Frame, KV, Multi, UNDEF } from './core';
 import { unmockedState } from './state';
@@ -100,6 +101,8 @@ export function callFunction(ev: Ev, name: string, args: Value[], t: CallTerm): 
     r = impl(args, ev.bctx);
   } catch (e) {
     if (e instanceof RegoError) throw e;
+    // a protection, never an answer: halts whatever strict_builtin_errors says (see README, "Limits")
+    if (e instanceof BuiltinLimitError || isJsResourceError(e)) throw new RegoError('policy_resource_limit', `${name}: ${e.message}`, t.loc);
     if (e instanceof BuiltinHaltError) throw new RegoError('eval_builtin_error', `${name}: ${e.message}`, t.loc);
     if (e instanceof BuiltinTypeError || e instanceof BuiltinError) {
       if (!ev.strict) return undefined;
@@ -190,7 +193,7 @@ function functionCandidates(node: RuleNode, args: Value[]): Rule[] {
 }
 
 function memberOf(x: Value, coll: Value): Value {
-  if (typeof coll !== 'object' || coll === null) return false;
+  if (typeof coll !== 'object' || coll === null || coll instanceof BigDec) return false;
   if (coll instanceof RegoSet) return coll.has(x);
   if (Array.isArray(coll)) return coll.some((y) => equals(x, y));
   for (const [, v] of objEntries(coll)) if (equals(x, v)) return true;
@@ -198,7 +201,7 @@ function memberOf(x: Value, coll: Value): Value {
 }
 
 function memberWithKey(key: Value, x: Value, coll: Value): Value {
-  if (typeof coll !== 'object' || coll === null) return false;
+  if (typeof coll !== 'object' || coll === null || coll instanceof BigDec) return false;
   if (coll instanceof RegoSet) return coll.has(x) && equals(key, x);
   const v = indexValue(coll, key);
   return v !== undefined && equals(v, x);

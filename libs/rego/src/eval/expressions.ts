@@ -1,6 +1,7 @@
 /** Expressions: negation, `with` scopes, `some ... in`, `every`, and the generic dispatch by expression kind. */
 import type { Expr, With } from '../ast/types';
 import { Value } from '../value';
+import { BigDec } from '../decimal';
 import { iterateValue, upsert } from './values';
 import { Ev, Frame, K, State } from './core';
 import { scopedState } from './state';
@@ -57,7 +58,7 @@ export function evalExprInner(ev: Ev, e: Expr, f: Frame, k: K): boolean {
       return ev.evalTerm(e.collection, f, (coll) => someIn(ev, e, coll, f, k));
     case 'every':
       return ev.evalTerm(e.domain, f, (dom) => {
-        if (typeof dom !== 'object' || dom === null) return false;
+        if (typeof dom !== 'object' || dom === null || dom instanceof BigDec) return false;
         const ks = e.key?.slot;
         const vs = e.value.slot!;
         const failed = iterateValue(dom, (key, val) => {

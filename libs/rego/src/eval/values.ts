@@ -72,7 +72,7 @@ export function iterateValue(v: Value, f: (k: Value, x: Value) => boolean, order
     for (const k of sortedKeys(v)) if (f(k, v.get(k) as Value)) return true;
     return false;
   }
-  const keys = sortedKeys(v) as string[];
+  const keys = sortedKeys(v as PlainObject) as string[]; // a BigDec has no own keys
   for (let i = 0; i < keys.length; i++) if (f(keys[i], (v as PlainObject)[keys[i]])) return true;
   return false;
 }

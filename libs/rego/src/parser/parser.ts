@@ -4,6 +4,7 @@
  * head, and `in`/`every`/`if`/`contains` keywords only once `future.keywords` (or `rego.v1`) imports them. A v0
  * module importing `rego.v1` is held to v1's rules (OPA's "v0 compatible with v1").
  */
+import { BigDec, decCompare, decOf, parseDec } from '../decimal';
 import { Location, RegoError } from '../errors';
 import type {
   Annotation,
@@ -560,7 +561,8 @@ export class Parser {
           const nt = this.t;
           this.p++;
           const v = parseNumber(nt.text);
-          term = { type: 'scalar', value: typeof v === 'bigint' ? -v : v === 0 ? 0 : -v, loc };
+          const negated = typeof v === 'bigint' ? -v : v instanceof BigDec ? new BigDec(-v.coef, v.exp, '-' + v.text) : v === 0 ? 0 : -v;
+          term = { type: 'scalar', value: negated, loc };
         } else if (t.text === '-') {
           this.p++;
           const operand = this.parseTermPrimary();
@@ -727,8 +729,16 @@ function cloneHead(h: RuleHead): RuleHead {
 }
 
 function cloneTerm<T extends Term>(t: T): T {
-  return JSON.parse(JSON.stringify(t, (_k, v) => (typeof v === 'bigint' ? { __bigint__: v.toString() } : v)), (_k, v) =>
-    v && typeof v === 'object' && typeof v.__bigint__ === 'string' ? BigInt(v.__bigint__) : v,
+  return JSON.parse(
+    JSON.stringify(t, (_k, v) =>
+      typeof v === 'bigint' ? { __bigint__: v.toString() } : v instanceof BigDec ? { __bigdec__: v.text, c: v.coef.toString(), e: v.exp } : v,
+    ),
+    (_k, v) =>
+      v && typeof v === 'object' && typeof v.__bigint__ === 'string'
+        ? BigInt(v.__bigint__)
+        : v && typeof v === 'object' && typeof v.__bigdec__ === 'string'
+          ? new BigDec(BigInt(v.c), v.e, v.__bigdec__)
+          : v,
   ) as T;
 }
 
@@ -741,7 +751,11 @@ function appendRef(term: Term, op: Term): RefTerm {
   return { type: 'ref', terms: [term, op], loc: term.loc };
 }
 
-export function parseNumber(text: string): number | bigint {
+/**
+ * A number literal's value: an integer (a bigint beyond the safe range), else the float that denotes it, else (more
+ * digits than a float keeps, or beyond float64's range) an exact BigDec holding the literal's text.
+ */
+export function parseNumber(text: string): number | bigint | BigDec {
   if (/^[0-9]+$/.test(text)) {
     const n = Number(text);
     if (Number.isSafeInteger(n)) return n;
@@ -761,7 +775,18 @@ export function parseNumber(text: string): number | bigint {
       if (exp >= 0 && exp < 400) return BigInt(digits + '0'.repeat(exp));
     }
   }
-  return f;
+  // up to 15 significant digits in float64's normal range, the float's shortest text is the literal's value
+  if (Number.isFinite(f) && Math.abs(f) >= 2.2250738585072014e-308 && significantDigits(text) <= 15) return f;
+  const d = parseDec(text);
+  if (!d || d.c === 0n) return 0;
+  if (Number.isFinite(f) && f !== 0 && decCompare(decOf(f), d) === 0) return f;
+  return new BigDec(d.c, d.e, text);
+}
+
+function significantDigits(text: string): number {
+  const e = text.search(/[eE]/);
+  const mant = (e < 0 ? text : text.slice(0, e)).replace('.', '');
+  return mant.replace(/^0+/, '').replace(/0+$/, '').length;
 }
 
 function attachAnnotations(mod: Module, anns: Annotation[]): void {
