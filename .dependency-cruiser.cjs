@@ -58,6 +58,13 @@ module.exports = {
       to: { path: ['^src/', '^node_modules/(@nestjs|typeorm)/'] },
     },
     {
+      name: 'verifier-stands-alone',
+      severity: 'error',
+      comment: 'The verifier checks the service: it may use the trust formats library and nothing else of the project.',
+      from: { path: '^libs/transparency/verifier/' },
+      to: { path: '^(src|libs)/', pathNot: '^libs/transparency/' },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'An import that does not resolve is a typo or a missing dependency.',
