@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import {
   alignedRanges,
+  decodeHash,
   consistencyProofRanges,
   emptyRoot,
   hashRange,
@@ -111,6 +112,18 @@ describe('RFC 9162 proofs against published vectors', () => {
     expect(verifyConsistency(0, 0, emptyRoot(), emptyRoot(), [])).toBe(false);
     expect(verifyConsistency(1, 1, hex(ROOTS[1]), hex(ROOTS[1]), [])).toBe(true);
     expect(verifyConsistency(1, 1, hex(ROOTS[1]), hex(ROOTS[1]), [emptyRoot()])).toBe(false);
+  });
+});
+
+describe('hash parameters', () => {
+  it('reads a hash given as hex or base64 and nothing else', () => {
+    const h = emptyRoot();
+    expect(decodeHash(h.toString('hex'))?.equals(h)).toBe(true);
+    expect(decodeHash(h.toString('hex').toUpperCase())?.equals(h)).toBe(true);
+    expect(decodeHash(h.toString('base64'))?.equals(h)).toBe(true);
+    for (const bad of ['', h.toString('hex').slice(1), h.toString('base64url'), h.toString('base64').replace('=', ''), 'A'.repeat(43) + 'B']) {
+      expect(decodeHash(bad)).toBeNull();
+    }
   });
 });
 

@@ -318,3 +318,16 @@ export class MemoryTree {
     return this.levels[level][r.start / size];
   }
 }
+
+/**
+ * A 32-byte hash written as 64 hex digits (either case) or as canonical base64 (44 characters, standard
+ * alphabet), as query parameters may give it; null when it is neither.
+ */
+export function decodeHash(text: string): Buffer | null {
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
+  if (/^[A-Za-z0-9+/]{43}=$/.test(text)) {
+    const bytes = Buffer.from(text, 'base64');
+    if (bytes.length === HASH_SIZE && bytes.toString('base64') === text) return bytes;
+  }
+  return null;
+}
