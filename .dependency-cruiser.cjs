@@ -69,6 +69,13 @@ module.exports = {
       to: { path: '^libs/rego/src/', pathNot: ['^libs/rego/src/index\\.ts$', '^libs/rego/src/sandbox/index\\.ts$'] },
     },
     {
+      name: 'verifier-stands-alone',
+      severity: 'error',
+      comment: 'The verifier checks the service: it may use the trust formats library and nothing else of the project.',
+      from: { path: '^libs/transparency/verifier/' },
+      to: { path: '^(src|libs)/', pathNot: '^libs/transparency/' },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'An import that does not resolve is a typo or a missing dependency.',

@@ -1,6 +1,6 @@
 import { startTestApp, TestApp } from '../support/test-app';
 import { TestOrg } from '../support/factories';
-import { evaluate, evaluationWorld } from './helpers';
+import { evaluate, evaluationWorld } from '../support/evaluation-helpers';
 
 /**
  * A cap the Rego engine imposes to protect the service is not an answer: an evaluation whose policy hits one

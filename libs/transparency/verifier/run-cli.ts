@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { NoteVerifierKey, parseVerifierKey } from '../src';
+import { verifyLog } from './verify-log';
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+  env: Record<string, string | undefined>;
+  fetchFn?: typeof fetch;
+}
+
+const USAGE = [
+  'usage:',
+  '  verify log --url <base URL> --org <org> --key <vkey or keys.json> [--key ...] [--state <file>] [--origin <origin>]',
+  '             [--api-token <token>]   (or VERITRAIL_API_TOKEN)',
+  '',
+  'Fetches the org\'s latest signed log checkpoint, verifies its signature with the key(s) given, proves it',
+  'consistent with the checkpoint saved in the state file (default ./veritrail-log-<org>.json) and saves it.',
+  'Exit 0: verified; 1: a check failed (bad signature, rewritten history); 2: usage or network error.',
+].join('\n');
+
+/** A --key value: a vkey string, or a file holding one vkey per line or the service's keys.json answer. */
+function loadKeys(value: string): NoteVerifierKey[] {
+  if (!value.includes('+')) {
+    const text = readFileSync(value, 'utf8');
+    if (text.trimStart().startsWith('{')) {
+      const json = JSON.parse(text) as { keys?: Array<{ vkey?: string }> };
+      return (json.keys ?? []).map((k) => parseVerifierKey(String(k.vkey)));
+    }
+    return text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')).map(parseVerifierKey);
+  }
+  return [parseVerifierKey(value)];
+}
+
+function parseFlags(args: string[]): Map<string, string[]> {
+  const flags = new Map<string, string[]>();
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (!a.startsWith('--')) throw new Error(`unexpected argument ${a}`);
+    const eq = a.indexOf('=');
+    const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
+    const value = eq > 0 ? a.slice(eq + 1) : args[++i];
+    if (value === undefined) throw new Error(`--${name} needs a value`);
+    flags.set(name, [...(flags.get(name) ?? []), value]);
+  }
+  return flags;
+}
+
+export async function runVerifyCli(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command !== 'log') {
+    io.err(command === 'package' ? 'verify package is not available in this build yet' : USAGE);
+    return 2;
+  }
+  let flags: Map<string, string[]>;
+  let keys: NoteVerifierKey[];
+  try {
+    flags = parseFlags(rest);
+    for (const name of flags.keys()) {
+      if (!['url', 'org', 'key', 'state', 'origin', 'api-token'].includes(name)) throw new Error(`unknown option --${name}`);
+    }
+    for (const required of ['url', 'org', 'key']) if (!flags.has(required)) throw new Error(`--${required} is required`);
+    keys = flags.get('key')!.flatMap(loadKeys);
+    if (keys.length === 0) throw new Error('no verifier key given');
+  } catch (e) {
+    io.err(`error: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const one = (name: string) => flags.get(name)?.at(-1);
+  const org = one('org')!;
+  const result = await verifyLog({
+    url: one('url')!,
+    org,
+    keys,
+    statePath: one('state') ?? `veritrail-log-${org}.json`,
+    origin: one('origin'),
+    apiToken: one('api-token') ?? io.env.VERITRAIL_API_TOKEN,
+    fetchFn: io.fetchFn,
+  });
+  for (const line of result.lines) (result.code === 0 ? io.out : io.err)(line);
+  return result.code;
+}
