@@ -18,6 +18,7 @@ import { IdentityModule } from './identity/identity.module';
 import { LedgerModule } from './ledger/ledger.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { OutboxModule } from './outbox/outbox.module';
+import { PoliciesModule } from './policies/policies.module';
 import { ReposModule } from './repos/repos.module';
 import { TagsModule } from './tags/tags.module';
 import { TrailsModule } from './trails/trails.module';
@@ -44,6 +45,7 @@ export const FEATURE_MODULES = [
   AttestationsModule,
   DecisionAttestationModule,
   EvaluationsModule,
+  PoliciesModule,
   EnvironmentsModule,
   S3EnvironmentTypeModule,
   K8sEnvironmentTypeModule,

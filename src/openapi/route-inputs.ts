@@ -41,8 +41,10 @@ export function routeInputs(route: RouteEntry): RouteInputs {
       const pipes = arg.pipes ?? [];
       const json = pipes.find((p): p is MultipartJsonPipe<object> => p instanceof MultipartJsonPipe) as any;
       if (json) {
-        const fileParts = templateForm ? ['template_file'] : [];
-        inputs.form = { dataClass: json.cls, field: json.field ?? DATA_JSON, fileParts, jsonAlso: true };
+        // A form interceptor lists its file parts (`static FILE_PARTS`); the template form's is the default.
+        const listed = interceptors.map((i) => (i as { FILE_PARTS?: string[] }).FILE_PARTS).find(Array.isArray);
+        const fileParts = listed ?? (templateForm ? ['template_file'] : []);
+        inputs.form = { dataClass: json.cls, field: json.field ?? DATA_JSON, fileParts, jsonAlso: !listed };
       } else if (pipes.includes(AttestationUploadPipe) && isClass(arg.data)) {
         inputs.form = { dataClass: arg.data, field: DATA_JSON, fileParts: ['attachment_file'], jsonAlso: false };
       }

@@ -1,0 +1,179 @@
+import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { EntityManager } from 'typeorm';
+import { NotFoundError } from '../../common/errors/app-error';
+import { ArtifactDirectory, ArtifactProvenance } from '../artifacts/artifacts.module';
+import { TrailStateReader } from '../trails/trails.module';
+import { AllowListing, ArtifactDecision, ArtifactEvidence, decide, EvidenceAttestation, EvidenceTrail, PolicyToApply, TrailStatus } from './domain/rule-evaluation';
+import { AllowlistRepository, AllowlistRow } from './persistence/allowlist.repository';
+import { AttachmentRepository } from './persistence/attachment.repository';
+import { FlowTagsReader } from './persistence/flow-tags.reader';
+import { PolicyRepository } from './persistence/policy.repository';
+
+/** What a trail holds, as the rules read it: its status, its own attestations and each artifact's. */
+interface TrailEvidence {
+  status: TrailStatus;
+  trailLevel: EvidenceAttestation[];
+  byFingerprint: Map<string, EvidenceAttestation[]>;
+}
+
+/** The policies an environment applies and its allow-list: what a snapshot of it is judged by. */
+export interface EnvironmentRules {
+  policies: PolicyToApply[];
+  allowlist: Map<string, AllowListing>;
+}
+
+export interface ArtifactToJudge {
+  name: string;
+  fingerprint: string;
+}
+
+const toEvidence = (slot: { attestation: { name: string; type: string; isCompliant: boolean; fields: Record<string, unknown> } | null }): EvidenceAttestation[] =>
+  slot.attestation
+    ? [
+        {
+          name: slot.attestation.name,
+          type: slot.attestation.type,
+          compliant: slot.attestation.isCompliant,
+          control: typeof slot.attestation.fields.control === 'string' ? slot.attestation.fields.control : null,
+        },
+      ]
+    : [];
+
+/**
+ * The policies module's facade: attaching policies to environments (by environment id: the environments
+ * module resolves names), allow-lists, and judging artifacts against policies. A trail's evidence at a given
+ * moment never changes, so it is kept per process by (trail, last moment), like snapshot compliance.
+ */
+@Injectable()
+export class PolicyGate {
+  private readonly evidence = new LRUCache<string, TrailEvidence>({ max: 50_000 });
+
+  constructor(
+    private readonly policies: PolicyRepository,
+    private readonly attachments: AttachmentRepository,
+    private readonly allowlists: AllowlistRepository,
+    private readonly flowTags: FlowTagsReader,
+    private readonly artifacts: ArtifactDirectory,
+    private readonly trails: TrailStateReader,
+  ) {}
+
+  /** The latest version of each named policy; 404 naming the first that does not exist. */
+  async byNames(orgId: string, names: readonly string[], manager?: EntityManager): Promise<PolicyToApply[] & { id?: string }[]> {
+    const found = await this.policies.latestByNames(orgId, [...new Set(names)], manager);
+    const missing = names.find((n) => !found.some((p) => p.name === n));
+    if (missing !== undefined) throw new NotFoundError(`Policy '${missing}' not found`);
+    return found;
+  }
+
+  async attach(manager: EntityManager, orgId: string, environmentId: string, names: readonly string[], actor: string): Promise<void> {
+    const found = await this.policies.latestByNames(orgId, [...new Set(names)], manager);
+    const missing = names.find((n) => !found.some((p) => p.name === n));
+    if (missing !== undefined) throw new NotFoundError(`Policy '${missing}' not found`);
+    await this.attachments.attach(manager, orgId, environmentId, found.map((p) => p.id), actor);
+  }
+
+  /** Detaching a policy that is not attached is a no-op; one that does not exist is 404. */
+  async detach(manager: EntityManager, orgId: string, environmentId: string, names: readonly string[]): Promise<void> {
+    const found = await this.policies.latestByNames(orgId, [...new Set(names)], manager);
+    const missing = names.find((n) => !found.some((p) => p.name === n));
+    if (missing !== undefined) throw new NotFoundError(`Policy '${missing}' not found`);
+    await this.attachments.detach(manager, orgId, environmentId, found.map((p) => p.id));
+  }
+
+  /** The rules of an environment; null when it has no policy attached (it keeps the rule of old). */
+  async rulesOf(orgId: string, environmentId: string, manager?: EntityManager): Promise<EnvironmentRules | null> {
+    const applied = await this.attachments.applied(orgId, environmentId, manager);
+    if (!applied.length) return null;
+    return { policies: applied.map((p) => ({ name: p.name, version: p.version, spec: p.spec })), allowlist: await this.allowlists.forEnvironment(orgId, environmentId, manager) };
+  }
+
+  attachedNames(orgId: string, environmentIds: readonly string[]): Promise<Map<string, string[]>> {
+    return this.attachments.namesFor(orgId, environmentIds);
+  }
+
+  allowlistOf(orgId: string, environmentId: string): Promise<Map<string, AllowListing>> {
+    return this.allowlists.forEnvironment(orgId, environmentId);
+  }
+
+  putAllowlist(
+    manager: EntityManager,
+    orgId: string,
+    environmentId: string,
+    entry: { fingerprint: string; artifactName: string; description: string; actor: string },
+  ): Promise<void> {
+    return this.allowlists.put(manager, orgId, environmentId, entry);
+  }
+
+  listAllowlists(orgId: string): Promise<AllowlistRow[]> {
+    return this.allowlists.list(orgId);
+  }
+
+  /** Judges each artifact against the policies, with its allow-listing (by fingerprint) when there is one. */
+  async judge(
+    orgId: string,
+    policies: readonly PolicyToApply[],
+    artifacts: readonly ArtifactToJudge[],
+    allowlist: ReadonlyMap<string, AllowListing> = new Map(),
+    onlyFlow?: string,
+  ): Promise<ArtifactDecision[]> {
+    const evidence = await this.evidenceOf(orgId, artifacts, onlyFlow);
+    return evidence.map((e) => decide(policies, e, allowlist.get(e.fingerprint) ?? null));
+  }
+
+  /** What is known of each artifact: the trails that reported it, their flows' tags, status and attestations. */
+  async evidenceOf(orgId: string, artifacts: readonly ArtifactToJudge[], onlyFlow?: string): Promise<ArtifactEvidence[]> {
+    const fingerprints = [...new Set(artifacts.map((a) => a.fingerprint).filter((f) => f !== ''))];
+    let provenance = fingerprints.length ? await this.artifacts.provenanceOf(orgId, fingerprints) : [];
+    if (onlyFlow !== undefined) provenance = provenance.filter((p) => p.flowName === onlyFlow);
+    const [tags, trails] = await Promise.all([this.flowTags.tagsOf(orgId, [...new Set(provenance.map((p) => p.flowName))]), this.trailEvidence(provenance)]);
+    const byFingerprint = new Map<string, EvidenceTrail[]>();
+    for (const p of provenance) {
+      const t = trails.get(key(p))!;
+      const entry: EvidenceTrail = {
+        flow: p.flowName,
+        trail: p.trailName,
+        flowTags: tags.get(p.flowName) ?? {},
+        status: t.status,
+        attestations: [...t.trailLevel, ...(t.byFingerprint.get(p.fingerprint) ?? [])],
+      };
+      const list = byFingerprint.get(p.fingerprint);
+      if (list) list.push(entry);
+      else byFingerprint.set(p.fingerprint, [entry]);
+    }
+    return artifacts.map((a) => ({
+      name: a.name,
+      fingerprint: a.fingerprint,
+      trails: (byFingerprint.get(a.fingerprint) ?? []).sort((x, y) => (x.flow < y.flow ? -1 : x.flow > y.flow ? 1 : x.trail < y.trail ? -1 : x.trail > y.trail ? 1 : 0)),
+    }));
+  }
+
+  private async trailEvidence(provenance: readonly ArtifactProvenance[]): Promise<Map<string, TrailEvidence>> {
+    const out = new Map<string, TrailEvidence>();
+    const missing = new Map<string, ArtifactProvenance>();
+    for (const p of provenance) {
+      const known = this.evidence.get(key(p));
+      if (known) out.set(key(p), known);
+      else missing.set(p.trailId, p);
+    }
+    if (missing.size) {
+      const states = await this.trails.currentStates([...missing.values()].map((p) => ({ id: p.trailId, template_id: p.templateId, last_moment: p.lastMoment })));
+      for (const p of missing.values()) {
+        const c = states.get(p.trailId)!.compliance;
+        const byFingerprint = new Map<string, EvidenceAttestation[]>();
+        for (const a of c.artifacts) {
+          if (!a.artifact) continue;
+          const list = byFingerprint.get(a.artifact.fingerprint) ?? [];
+          for (const slot of a.slots) list.push(...toEvidence(slot));
+          byFingerprint.set(a.artifact.fingerprint, list);
+        }
+        const evidence: TrailEvidence = { status: c.status, trailLevel: c.trailSlots.flatMap(toEvidence), byFingerprint };
+        this.evidence.set(key(p), evidence);
+        out.set(key(p), evidence);
+      }
+    }
+    return out;
+  }
+}
+
+const key = (p: Pick<ArtifactProvenance, 'trailId' | 'lastMoment'>) => `${p.trailId}:${p.lastMoment}`;
