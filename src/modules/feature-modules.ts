@@ -13,6 +13,7 @@ import { GenericAttestationModule } from './attestations/types/generic/generic-a
 import { ControlsModule } from './controls/controls.module';
 import { EvaluationsModule } from './evaluations/evaluations.module';
 import { FlowsModule } from './flows/flows.module';
+import { GateModule } from './gate/gate.module';
 import { HealthModule } from './health/health.module';
 import { IdentityModule } from './identity/identity.module';
 import { LedgerModule } from './ledger/ledger.module';
@@ -54,4 +55,5 @@ export const FEATURE_MODULES = [
   ServerEnvironmentTypeModule,
   LambdaEnvironmentTypeModule,
   ActionsModule,
+  GateModule,
 ];

@@ -39,5 +39,6 @@ export class PoliciesModule {}
 
 export { PolicyGate } from './policy-gate';
 export type { EnvironmentRules, ArtifactToJudge } from './policy-gate';
-export type { ArtifactDecision, PolicyEvaluation, RuleEvaluation, AllowListing, ArtifactEvidence } from './domain/rule-evaluation';
+export type { ArtifactDecision, PolicyEvaluation, RuleEvaluation, AllowListing, ArtifactEvidence, EvidenceTrail, PolicyToApply, SlotStatus } from './domain/rule-evaluation';
+export { parsePolicy } from './domain/policy-spec';
 export type { AllowlistRow } from './persistence/allowlist.repository';

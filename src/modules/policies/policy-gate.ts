@@ -4,9 +4,10 @@ import { EntityManager } from 'typeorm';
 import { NotFoundError } from '../../common/errors/app-error';
 import { ArtifactDirectory, ArtifactProvenance } from '../artifacts/artifacts.module';
 import { TrailStateReader } from '../trails/trails.module';
-import { AllowListing, ArtifactDecision, ArtifactEvidence, decide, EvidenceAttestation, EvidenceTrail, PolicyToApply, TrailStatus } from './domain/rule-evaluation';
+import { AllowListing, ArtifactDecision, ArtifactEvidence, decide, EvidenceAttestation, EvidenceTrail, PolicyToApply, SlotStatus, TrailStatus } from './domain/rule-evaluation';
 import { AllowlistRepository, AllowlistRow } from './persistence/allowlist.repository';
 import { AttachmentRepository } from './persistence/attachment.repository';
+import { parsePolicy } from './domain/policy-spec';
 import { FlowTagsReader } from './persistence/flow-tags.reader';
 import { PolicyRepository } from './persistence/policy.repository';
 
@@ -15,7 +16,18 @@ interface TrailEvidence {
   status: TrailStatus;
   trailLevel: EvidenceAttestation[];
   byFingerprint: Map<string, EvidenceAttestation[]>;
+  trailSlots: SlotStatus[];
+  slotsByFingerprint: Map<string, SlotStatus[]>;
 }
+
+type Slot = { name: string; expectedType: string | null; unexpected: boolean; attestation: { type: string; isCompliant: boolean } | null };
+const slotStatus = (s: Slot): SlotStatus => ({
+  attestation_name: s.name,
+  attestation_type: s.attestation?.type ?? s.expectedType,
+  status: s.attestation ? 'COMPLETE' : 'MISSING',
+  is_compliant: s.attestation ? s.attestation.isCompliant : null,
+  unexpected: s.unexpected,
+});
 
 /** The policies an environment applies and its allow-list: what a snapshot of it is judged by. */
 export interface EnvironmentRules {
@@ -118,7 +130,27 @@ export class PolicyGate {
     onlyFlow?: string,
   ): Promise<ArtifactDecision[]> {
     const evidence = await this.evidenceOf(orgId, artifacts, onlyFlow);
+    return this.decide(policies, evidence, allowlist);
+  }
+
+  /** Judges evidence already read (an assertion shows both). */
+  decide(policies: readonly PolicyToApply[], evidence: readonly ArtifactEvidence[], allowlist: ReadonlyMap<string, AllowListing> = new Map()): ArtifactDecision[] {
     return evidence.map((e) => decide(policies, e, allowlist.get(e.fingerprint) ?? null));
+  }
+
+  /**
+   * The rule of environments without policies, as a policy: every trail that reported the artifact compliant
+   * (an artifact no trail reported passes), and provenance when the environment requires it.
+   */
+  defaultRule(requireProvenance: boolean): PolicyToApply {
+    return {
+      name: '(environment without policies)',
+      version: 0,
+      spec: parsePolicy(
+        '_schema: https://docs.kosli.com/schemas/policy/v1\nartifacts:\n' +
+          (requireProvenance ? '  provenance:\n    required: true\n  trail-compliance:\n    required: true\n' : '  trail-compliance:\n    required: true\n    exceptions:\n      - if: ${{ not exists(flow) }}\n'),
+      ),
+    };
   }
 
   /** What is known of each artifact: the trails that reported it, their flows' tags, status and attestations. */
@@ -136,6 +168,8 @@ export class PolicyGate {
         flowTags: tags.get(p.flowName) ?? {},
         status: t.status,
         attestations: [...t.trailLevel, ...(t.byFingerprint.get(p.fingerprint) ?? [])],
+        artifactName: p.filename,
+        slots: [...(t.slotsByFingerprint.get(p.fingerprint) ?? []), ...t.trailSlots],
       };
       const list = byFingerprint.get(p.fingerprint);
       if (list) list.push(entry);
@@ -161,13 +195,25 @@ export class PolicyGate {
       for (const p of missing.values()) {
         const c = states.get(p.trailId)!.compliance;
         const byFingerprint = new Map<string, EvidenceAttestation[]>();
+        const slotsByFingerprint = new Map<string, SlotStatus[]>();
         for (const a of c.artifacts) {
           if (!a.artifact) continue;
           const list = byFingerprint.get(a.artifact.fingerprint) ?? [];
-          for (const slot of a.slots) list.push(...toEvidence(slot));
+          const slots = slotsByFingerprint.get(a.artifact.fingerprint) ?? [];
+          for (const slot of a.slots) {
+            list.push(...toEvidence(slot));
+            slots.push(slotStatus(slot));
+          }
           byFingerprint.set(a.artifact.fingerprint, list);
+          slotsByFingerprint.set(a.artifact.fingerprint, slots);
         }
-        const evidence: TrailEvidence = { status: c.status, trailLevel: c.trailSlots.flatMap(toEvidence), byFingerprint };
+        const evidence: TrailEvidence = {
+          status: c.status,
+          trailLevel: c.trailSlots.flatMap(toEvidence),
+          byFingerprint,
+          trailSlots: c.trailSlots.map(slotStatus),
+          slotsByFingerprint,
+        };
         this.evidence.set(key(p), evidence);
         out.set(key(p), evidence);
       }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { ArtifactDirectory, ArtifactProvenance } from '../../artifacts/artifacts.module';
+import { EnvironmentRules, PolicyGate } from '../../policies/policies.module';
 import { TrailStateReader } from '../../trails/trails.module';
 import { evaluateArtifact, evaluationHash, ProvenanceEntry, TrailStatus } from '../domain/artifact-compliance';
 import { ArtifactCount } from '../domain/report-summary';
@@ -21,9 +22,32 @@ export class ComplianceEvaluator {
   constructor(
     private readonly artifacts: ArtifactDirectory,
     private readonly trails: TrailStateReader,
+    private readonly policies: PolicyGate,
   ) {}
 
-  async evaluate(orgId: string, artifacts: readonly ArtifactCount[], requireProvenance: boolean): Promise<NextArtifact[]> {
+  /**
+   * `rules`: the environment's attached policies and allow-list. Without any, today's rule holds (every trail
+   * compliant, and provenance when the environment requires it); with them, the policies alone decide (each
+   * artifact's decisions and reasons are kept in its evaluation) and `require_provenance` is not used.
+   */
+  async evaluate(orgId: string, artifacts: readonly ArtifactCount[], requireProvenance: boolean, rules: EnvironmentRules | null = null): Promise<NextArtifact[]> {
+    const evaluated = await this.evaluateByTrails(orgId, artifacts, requireProvenance);
+    if (!rules) return evaluated;
+    const decisions = await this.policies.judge(orgId, rules.policies, artifacts, rules.allowlist);
+    return evaluated.map((a, i) => {
+      const d = decisions[i];
+      const evaluation = {
+        ...a.evaluation,
+        compliant: d.compliant,
+        reasons: d.reasons,
+        policy_decisions: d.policy_evaluations,
+        allow_listing: d.allow_listing,
+      };
+      return { ...a, evaluation, evaluationHash: evaluationHash(evaluation).toString('hex') };
+    });
+  }
+
+  private async evaluateByTrails(orgId: string, artifacts: readonly ArtifactCount[], requireProvenance: boolean): Promise<NextArtifact[]> {
     const fingerprints = [...new Set(artifacts.map((a) => a.fingerprint).filter((f) => f !== ''))];
     const provenance = await this.artifacts.provenanceOf(orgId, fingerprints);
     const statuses = await this.trailStatuses(provenance);

@@ -19,6 +19,19 @@ export interface EvidenceTrail {
   flowTags: Record<string, string>;
   status: TrailStatus;
   attestations: EvidenceAttestation[];
+  /** The file name the trail reported the artifact as. */
+  artifactName?: string;
+  /** The trail's slots for this artifact as its flow template lays them out (what an assertion shows). */
+  slots?: SlotStatus[];
+}
+
+/** One slot of a trail for an artifact: expected by the template, or filled without being expected. */
+export interface SlotStatus {
+  attestation_name: string;
+  attestation_type: string | null;
+  status: 'COMPLETE' | 'MISSING';
+  is_compliant: boolean | null;
+  unexpected: boolean;
 }
 
 /** What is known of one artifact when it is judged. `trails` empty: no provenance. */
