@@ -148,7 +148,8 @@ export class PolicyGate {
       version: 0,
       spec: parsePolicy(
         '_schema: https://docs.kosli.com/schemas/policy/v1\nartifacts:\n' +
-          (requireProvenance ? '  provenance:\n    required: true\n  trail-compliance:\n    required: true\n' : '  trail-compliance:\n    required: true\n    exceptions:\n      - if: ${{ not exists(flow) }}\n'),
+          (requireProvenance ? '  provenance:\n    required: true\n' : '') +
+          '  trail-compliance:\n    required: true\n    exceptions:\n      - if: ${{ not exists(flow) }}\n',
       ),
     };
   }
