@@ -32,6 +32,8 @@ interface World {
   keyId: string;
   /** The number of the org's last action, an environment action. */
   actionNumber: number;
+  /** A policy attached to `env`. */
+  policyName: string;
   /** Strings that exist only in this org's stored data: no request of another org ever contains them. */
   secrets: string[];
 }
@@ -56,6 +58,8 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   key_id: (w) => w.keyId,
   number: (w) => String(w.actionNumber), // an action number: this org's last one
   notification_number: (w) => String(w.actionNumber),
+  policy_name: (w) => w.policyName, // GET /policies/{org}/{policy_name}
+  fingerprint: (w) => w.fingerprint, // GET /asserts/{org}/fingerprint/{fingerprint}
 };
 /** The same for query string fields. */
 const QUERY_FILLERS: Record<string, (w: World) => string> = {
@@ -70,6 +74,9 @@ const QUERY_FILLERS: Record<string, (w: World) => string> = {
   tag: (w) => `tenancy:${w.tagValue}`,
   snappish1: (w) => w.env, // GET /env-diff/{org}: an environment (its latest snapshot)
   snappish2: (w) => w.env,
+  flow_name: (w) => w.flow, // assert artifact
+  environment_name: (w) => w.env,
+  policy_name: (w) => w.policyName,
 };
 /** Query fields that name nothing of an org: paging, time windows, switches. */
 const NOT_IDENTIFIERS = new Set([
@@ -91,7 +98,14 @@ const NOT_IDENTIFIERS = new Set([
   'reverse',
   'from',
   'to',
+  // the admission webhook's settings
+  'mode',
+  'exempt_namespace',
 ]);
+/** Query fields a route refuses together (400), left out of the probe that sends every field at once. */
+const EXCLUSIVE_QUERY: Record<string, string[]> = {
+  'GET /api/v2/asserts/:org/fingerprint/:fingerprint': ['policy_name'], // environment_name or policy_name
+};
 /** A valid body for each write route, so that a 404 comes from the lookup and not from validation. */
 const PROBE_FINGERPRINT = hex(32);
 const REPORT_TYPES = ['S3', 'K8S', 'ECS', 'docker', 'server', 'lambda'];
@@ -117,6 +131,19 @@ const WRITE_BODIES: Record<string, (req: Test) => Test> = {
   'POST /api/v2/api-keys/:org/:key_id/rotate': (req) => req.send({}),
   'DELETE /api/v2/actions/:org/:number': (req) => req,
   'DELETE /api/v2/organizations/:org/environments_notifications/:notification_number': (req) => req,
+  'PUT /api/v2/allowlists/:org/:env': (req) => req.send({ artifact_name: 'probe', artifact_fingerprint: PROBE_FINGERPRINT, description: 'tenancy-probe' }),
+  'POST /api/v2/admission/:org/:env': (req) =>
+    req.send({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'tenancy-probe',
+        kind: { group: '', version: 'v1', kind: 'Pod' },
+        namespace: 'probe',
+        operation: 'CREATE',
+        object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe' }, spec: { containers: [{ name: 'c', image: `probe@sha256:${PROBE_FINGERPRINT}` }] } },
+      },
+    }),
 };
 /** Bodies that name an org's own resources (filled per request, for the org whose key sends it). */
 const OWN_WRITE_BODIES: Record<string, (req: Test, own: World) => Test> = {
@@ -125,6 +152,8 @@ const OWN_WRITE_BODIES: Record<string, (req: Test, own: World) => Test> = {
       'data_json',
       JSON.stringify({ type_name: 'decision', attestation_name: 'tenancy-probe', control: own.controlIdentifier, attestation_data: { is_compliant: true } }),
     ),
+  'POST /api/v2/environments/:org/:env/policies': (req, own) => req.send({ policy_names: [own.policyName] }),
+  'DELETE /api/v2/environments/:org/:env/policies': (req, own) => req.send({ policy_names: [own.policyName] }),
 };
 
 /**
@@ -177,6 +206,7 @@ describe('tenancy over every org-scoped route', () => {
       serviceAccount: `bot-${id}-${hex(3)}`,
       keyId: '',
       actionNumber: 0,
+      policyName: `policy-${id}-${hex(3)}`,
       secrets: [org.name, org.adminEmail],
     };
     const secret = (what: string) => {
@@ -225,7 +255,16 @@ describe('tenancy over every org-scoped route', () => {
       const pod = { podName: secret('pod'), namespace: secret('ns'), digests: { [secret('image')]: w.fingerprint }, creationTimestamp: 1700000000 + i };
       await as(t.http().put(`/api/v2/environments/${org.name}/${w.env}/report/K8S`)).send({ artifacts: [pod] }).expect(201);
     }
-    w.lastSnapshot = reports;
+    // A policy (its description and content secret) attached to the environment: one more snapshot.
+    await as(t.http().put(`/api/v2/policies/${org.name}`))
+      .field('payload', JSON.stringify({ name: w.policyName, description: secret('policy-description') }))
+      .attach('policy_file', Buffer.from(`_schema: https://docs.kosli.com/schemas/policy/v1\n# ${secret('policy-yaml')}\nartifacts:\n  provenance:\n    required: true\n`), 'p.yaml')
+      .expect(201);
+    await as(t.http().post(`/api/v2/environments/${org.name}/${w.env}/policies`)).send({ policy_names: [w.policyName] }).expect(200);
+    await as(t.http().put(`/api/v2/allowlists/${org.name}/${w.env}`))
+      .send({ artifact_name: 'web', artifact_fingerprint: w.fingerprint, description: secret('allowlist') })
+      .expect(201);
+    w.lastSnapshot = reports + 2;
     await as(t.http().patch(`/api/v2/tags/${org.name}/env/${w.env}`)).send({ set_tags: { tenancy: w.tagValue } }).expect(200);
     w.secrets.push(w.tagValue);
     const repo = await as(t.http().get(`/api/v2/repos/${org.name}/${encodeURIComponent(w.repoName)}`)).expect(200);
@@ -272,6 +311,8 @@ describe('tenancy over every org-scoped route', () => {
       serviceAccounts: await get(`/api/v2/service-accounts/${w.org.name}`),
       keys: await get(`/api/v2/service-accounts/${w.org.name}/${w.serviceAccount}/api-keys`),
       actions: await get(`/api/v2/actions/${w.org.name}`),
+      policies: await get(`/api/v2/policies/${w.org.name}`),
+      allowlists: await get(`/api/v2/allowlists/${w.org.name}`),
     };
   }
 
@@ -317,7 +358,8 @@ describe('tenancy over every org-scoped route', () => {
     const places = [...params.map((p) => `path:${p}`), ...fields.map((f) => `query:${f.name}`)];
     if (!places.length) return [];
     const single = places.map((place) => build(`other org's ${place}`, new Set([place])));
-    return places.length > 1 ? [...single, build('all of the other org', new Set(places))] : single;
+    const exclusive = new Set((EXCLUSIVE_QUERY[describeRoute(route)] ?? []).map((f) => `query:${f}`));
+    return places.length > 1 ? [...single, build('all of the other org', new Set(places.filter((p) => !exclusive.has(p))))] : single;
   }
 
   /** A list with nothing in it, in any of the API's list shapes. */
@@ -376,7 +418,7 @@ describe('tenancy over every org-scoped route', () => {
         if (res.status !== 404 && !(res.status === 200 && isEmptyList(json(res)))) {
           failures.push(`${where}: expected 404 or an empty list, got ${res.status} ${seen(res).slice(-300)}`);
         }
-        const forbidden = [...b.secrets, b.flow, b.trail, b.attestationName, b.attestationId, b.fingerprint, b.repoName, b.env, b.controlIdentifier, b.evaluationId, b.serviceAccount, b.keyId];
+        const forbidden = [...b.secrets, b.flow, b.trail, b.attestationName, b.attestationId, b.fingerprint, b.repoName, b.env, b.controlIdentifier, b.evaluationId, b.serviceAccount, b.keyId, b.policyName];
         const shown = leaked(res, forbidden.filter((s) => !probe.carried.includes(s)));
         if (shown.length) failures.push(`${where}: shows ${shown.join(', ')}`);
       }
