@@ -75,6 +75,13 @@ const BENCHES: Record<string, Bench> = {
     options: '[--trails N] [--attestations N] [--requests N] [--seconds N]',
     quick: '--trails 5 --attestations 4 --requests 8 --seconds 1',
   },
+  gate: {
+    script: 'bench/gate/run.ts',
+    needsBuild: true,
+    what: 'the deployment gate: assert artifact (3 policies x 10 rules), admission of a 5-container pod, 5,000-pod reports with policies',
+    options: '[--requests N] [--pods N] [--images N] [--rounds N]',
+    quick: '--requests 10 --pods 200 --images 40 --rounds 1',
+  },
   load: {
     script: 'bench/load/run.ts',
     needsBuild: true,

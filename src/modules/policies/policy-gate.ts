@@ -71,7 +71,7 @@ export class PolicyGate {
   ) {}
 
   /** The latest version of each named policy; 404 naming the first that does not exist. */
-  async byNames(orgId: string, names: readonly string[], manager?: EntityManager): Promise<PolicyToApply[] & { id?: string }[]> {
+  async byNames(orgId: string, names: readonly string[], manager?: EntityManager): Promise<PolicyToApply[]> {
     const found = await this.policies.latestByNames(orgId, [...new Set(names)], manager);
     const missing = names.find((n) => !found.some((p) => p.name === n));
     if (missing !== undefined) throw new NotFoundError(`Policy '${missing}' not found`);
