@@ -180,4 +180,23 @@ describe('the deployment gate', () => {
     expect([s1.compliant, s1.applied_policies]).toEqual([false, [{ name: 'has-provenance', version: 1 }]]);
     expect(byName(s1, 'datadog:agent').reasons_for_incompliance).toEqual(["policy 'has-provenance' v1: no provenance: no trail reported this artifact"]);
   });
+  it('the controls rule: a compliant decision for the named control, recorded for the artifact (last: it changes t1)', async () => {
+    await as(t.http().post(`/api/v2/controls/${org.name}`)).send({ identifier: 'RCTL-043', name: 'Source code review' }).expect(201);
+    await putPolicy('controls', `${V1}artifacts:\n  attestations:\n    - type: decision\n      for_control: RCTL-043\n`).expect(201);
+    const decide = (compliant: boolean) =>
+      as(t.http().post(`/api/v2/attestations/${org.name}/runner/trail/t1/system`))
+        .field('data_json', JSON.stringify({ type_name: 'decision', attestation_name: 'review', control: 'RCTL-043', attestation_data: { is_compliant: compliant }, artifact_fingerprint: WEB }))
+        .expect(201);
+    const before = (await assert(WEB, { policy_name: 'controls' }).expect(200)).body;
+    expect(before.reasons).toEqual(["policy 'controls' v1: missing a decision for control 'RCTL-043' in trail 't1' of flow 'runner'"]);
+    expect(before.policy_evaluations[0].rule_evaluations[0].resolutions).toEqual([
+      { type: 'missing_attestation', context: { flow_name: 'runner', trail_name: 't1', for_control: 'RCTL-043' } },
+    ]);
+    await decide(false);
+    expect((await assert(WEB, { policy_name: 'controls' }).expect(200)).body.reasons).toEqual([
+      "policy 'controls' v1: a decision for control 'RCTL-043' is not compliant in trail 't1' of flow 'runner'",
+    ]);
+    await decide(true);
+    expect((await assert(WEB, { policy_name: 'controls' }).expect(200)).body).toMatchObject({ compliant: true, reasons: [] });
+  });
 });
