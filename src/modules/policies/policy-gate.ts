@@ -60,6 +60,12 @@ const toEvidence = (slot: { attestation: { name: string; type: string; isComplia
 @Injectable()
 export class PolicyGate {
   private readonly evidence = new LRUCache<string, TrailEvidence>({ max: 50_000 });
+  /**
+   * Decisions by everything they depend on (the policy versions, the allow-list entry, the artifact, its trails at
+   * their moments and their flows' tags): a report that changed one image judges that one again, and every other
+   * artifact gets the very same decision object (whose digest the caller may then keep).
+   */
+  private readonly decisions = new LRUCache<string, ArtifactDecision>({ max: 100_000 });
 
   constructor(
     private readonly policies: PolicyRepository,
@@ -129,8 +135,18 @@ export class PolicyGate {
     allowlist: ReadonlyMap<string, AllowListing> = new Map(),
     onlyFlow?: string,
   ): Promise<ArtifactDecision[]> {
-    const evidence = await this.evidenceOf(orgId, artifacts, onlyFlow);
-    return this.decide(policies, evidence, allowlist);
+    const evidence = await this.evidenceOf(orgId, artifacts, onlyFlow, true);
+    const versions = policies.map((p) => `${p.name}@${p.version}`).join('\u0001');
+    return evidence.map((e) => {
+      const listing = allowlist.get(e.fingerprint) ?? null;
+      const key = [orgId, versions, listing ? `${listing.timestamp}:${listing.user_name}:${listing.description}` : '', e.name, e.fingerprint, (e as KeyedEvidence).key].join('\u0000');
+      let decision = this.decisions.get(key);
+      if (!decision) {
+        decision = decide(policies, e, listing);
+        this.decisions.set(key, decision);
+      }
+      return decision;
+    });
   }
 
   /** Judges evidence already read (an assertion shows both). */
@@ -155,7 +171,7 @@ export class PolicyGate {
   }
 
   /** What is known of each artifact: the trails that reported it, their flows' tags, status and attestations. */
-  async evidenceOf(orgId: string, artifacts: readonly ArtifactToJudge[], onlyFlow?: string): Promise<ArtifactEvidence[]> {
+  async evidenceOf(orgId: string, artifacts: readonly ArtifactToJudge[], onlyFlow?: string, keyed = false): Promise<ArtifactEvidence[]> {
     const fingerprints = [...new Set(artifacts.map((a) => a.fingerprint).filter((f) => f !== ''))];
     let provenance = fingerprints.length ? await this.artifacts.provenanceOf(orgId, fingerprints) : [];
     if (onlyFlow !== undefined) provenance = provenance.filter((p) => p.flowName === onlyFlow);
@@ -176,10 +192,19 @@ export class PolicyGate {
       if (list) list.push(entry);
       else byFingerprint.set(p.fingerprint, [entry]);
     }
+    const keys = new Map<string, string[]>();
+    if (keyed) {
+      for (const p of provenance) {
+        const list = keys.get(p.fingerprint) ?? [];
+        list.push(`${key(p)}:${JSON.stringify(tags.get(p.flowName) ?? {})}`);
+        keys.set(p.fingerprint, list);
+      }
+    }
     return artifacts.map((a) => ({
       name: a.name,
       fingerprint: a.fingerprint,
       trails: (byFingerprint.get(a.fingerprint) ?? []).sort((x, y) => (x.flow < y.flow ? -1 : x.flow > y.flow ? 1 : x.trail < y.trail ? -1 : x.trail > y.trail ? 1 : 0)),
+      ...(keyed ? { key: (keys.get(a.fingerprint) ?? []).sort().join('|') } : {}),
     }));
   }
 
@@ -224,3 +249,6 @@ export class PolicyGate {
 }
 
 const key = (p: Pick<ArtifactProvenance, 'trailId' | 'lastMoment'>) => `${p.trailId}:${p.lastMoment}`;
+
+/** Evidence with what it was read from (trails at their moments, their flows' tags), for the decision cache. */
+type KeyedEvidence = ArtifactEvidence & { key: string };

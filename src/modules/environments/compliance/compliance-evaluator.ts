@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { ArtifactDirectory, ArtifactProvenance } from '../../artifacts/artifacts.module';
-import { EnvironmentRules, PolicyGate } from '../../policies/policies.module';
+import { createHash } from 'node:crypto';
+import { ArtifactDecision, EnvironmentRules, PolicyGate } from '../../policies/policies.module';
 import { TrailStateReader } from '../../trails/trails.module';
 import { evaluateArtifact, evaluationHash, ProvenanceEntry, TrailStatus } from '../domain/artifact-compliance';
 import { ArtifactCount } from '../domain/report-summary';
@@ -36,15 +37,24 @@ export class ComplianceEvaluator {
     const decisions = await this.policies.judge(orgId, rules.policies, artifacts, rules.allowlist);
     return evaluated.map((a, i) => {
       const d = decisions[i];
-      const evaluation = {
-        ...a.evaluation,
-        compliant: d.compliant,
-        reasons: d.reasons,
-        policy_decisions: d.policy_evaluations,
-        allow_listing: d.allow_listing,
-      };
-      return { ...a, evaluation, evaluationHash: evaluationHash(evaluation).toString('hex') };
+      const evaluation = { ...a.evaluation, compliant: d.compliant, reasons: d.reasons };
+      // The hash covers the evaluation and the decision; a decision's digest is kept with it (the policies
+      // module hands back the same object while nothing it depends on changed), so an unchanged artifact of a
+      // changed report costs no serialisation of its rules.
+      const hash = createHash('sha256').update(evaluationHash(evaluation)).update(this.digestOf(d)).digest('hex');
+      return { ...a, evaluation: { ...evaluation, policy_decisions: d.policy_evaluations, allow_listing: d.allow_listing }, evaluationHash: hash };
     });
+  }
+
+  private readonly digests = new WeakMap<ArtifactDecision, Buffer>();
+
+  private digestOf(decision: ArtifactDecision): Buffer {
+    let digest = this.digests.get(decision);
+    if (!digest) {
+      digest = createHash('sha256').update(JSON.stringify([decision.policy_evaluations, decision.allow_listing])).digest();
+      this.digests.set(decision, digest);
+    }
+    return digest;
   }
 
   private async evaluateByTrails(orgId: string, artifacts: readonly ArtifactCount[], requireProvenance: boolean): Promise<NextArtifact[]> {
