@@ -165,6 +165,16 @@ describe('the deployment gate', () => {
     const s5 = (await env.snapshot('prod', 'latest').expect(200)).body;
     expect([s5.index, s5.compliant, s5.applied_policies]).toEqual([5, true, []]);
     expect(byName(s5, 'web').policy_decisions).toEqual([]);
+    // ON_COMPLIANT_ENV / ON_NON_COMPLIANT_ENV: an event whenever a snapshot's compliance differs from the one before.
+    const changes = await t.dataSource.query(
+      `SELECT (payload->>'snapshot')::int AS snapshot, payload->'compliant' AS compliant, payload->'was' AS was FROM outbox_events o
+       JOIN organizations g ON g.id = o.org_id WHERE g.name = $1 AND o.type = 'environment.compliance_changed' AND o.subject->>'environment' = 'prod' ORDER BY o.id`,
+      [org.name],
+    );
+    expect(changes).toEqual([
+      { snapshot: 1, compliant: false, was: null },
+      { snapshot: 4, compliant: true, was: false },
+    ]);
     // With no policy the environment scope is ignored and the flows decide, as in the reference.
     expect((await assert(API, { environment_name: 'prod' }).expect(200)).body).toMatchObject({ scope: 'flow', environment: null, compliant: false });
     await attach('prod', ['nope']).expect(404);
