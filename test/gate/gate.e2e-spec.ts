@@ -179,6 +179,10 @@ describe('the deployment gate', () => {
     expect((await assert(API, { environment_name: 'prod' }).expect(200)).body).toMatchObject({ scope: 'flow', environment: null, compliant: false });
     await attach('prod', ['nope']).expect(404);
     await attach('nowhere', ['has-provenance']).expect(404);
+    await env.create({ name: 'all-prod', type: 'logical', description: '' }).expect(201);
+    expect((await attach('all-prod', ['has-provenance']).expect(400)).body.message).toBe(
+      "Environment 'all-prod' is a logical environment: policies apply to physical environments",
+    );
     expect((await attach('prod', []).expect(400)).body.errors).toEqual({ policy_names: expect.any(String) });
   });
 
