@@ -136,8 +136,3 @@ export function parsePolicy(source: string, field = 'policy_file'): PolicySpec {
   if (Object.keys(errors).length) throw new ValidationError(errors);
   return spec;
 }
-
-/** Control identifiers a policy names (`for_control`): they must exist when the policy is saved. */
-export function controlsNamed(spec: PolicySpec): string[] {
-  return [...new Set(spec.artifacts.attestations.map((a) => a.for_control).filter((c): c is string => c !== null))];
-}

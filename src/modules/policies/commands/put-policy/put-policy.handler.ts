@@ -1,8 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AppError, ConflictError, NotFoundError, ValidationError } from '../../../../common/errors/app-error';
+import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../../../common/errors/app-error';
 import { UnitOfWork } from '../../../../database/unit-of-work';
 import { ControlDirectory } from '../../../controls/controls.module';
-import { controlsNamed, parsePolicy } from '../../domain/policy-spec';
+import { parsePolicy } from '../../domain/policy-spec';
 import { PolicyResponse } from '../../dto/policy.response';
 import { PolicyReader } from '../../persistence/policy.reader';
 import { PolicyRepository } from '../../persistence/policy.repository';
@@ -22,13 +22,15 @@ export class PutPolicyHandler implements ICommandHandler<PutPolicyCommand> {
     const spec = parsePolicy(yaml);
     const created = await this.uow.run(async (manager) => {
       // A decision rule names a control that must exist (and not be archived) when the policy is saved.
-      for (const [i, identifier] of controlsNamed(spec).entries()) {
+      for (const [i, rule] of spec.artifacts.attestations.entries()) {
+        if (rule.for_control === null) continue;
+        const field = `policy_file.artifacts.attestations[${i}].for_control`;
         try {
-          await this.controls.requireActive(manager, orgId, identifier, `policy_file.for_control`);
+          await this.controls.requireActive(manager, orgId, rule.for_control, field);
         } catch (error) {
-          if (!(error instanceof AppError) || !(error instanceof NotFoundError || error.status === 400)) throw error;
-          const at = spec.artifacts.attestations.findIndex((a) => a.for_control === identifier);
-          throw new ValidationError({ [`policy_file.artifacts.attestations[${at < 0 ? i : at}].for_control`]: `control '${identifier}' ${error instanceof NotFoundError ? 'does not exist' : 'is archived'}` });
+          if (error instanceof NotFoundError) throw new ValidationError({ [field]: `control '${rule.for_control}' does not exist` });
+          if (error instanceof BadRequestError) throw new ValidationError({ [field]: `control '${rule.for_control}' is archived` });
+          throw error;
         }
       }
       const existing = await this.policies.lock(manager, orgId, name);
