@@ -96,6 +96,13 @@ const BENCHES: Record<string, Bench> = {
     options: '[--rounds N] [--requests N] [--kb N] [--md]',
     quick: '--rounds 1 --requests 3 --kb 100',
   },
+  gate: {
+    script: 'bench/gate/run.ts',
+    needsBuild: true,
+    what: 'the deployment gate: assert artifact (3 policies x 10 rules), admission of a 5-container pod, 5,000-pod reports with policies',
+    options: '[--requests N] [--pods N] [--images N] [--rounds N]',
+    quick: '--requests 10 --pods 200 --images 40 --rounds 1',
+  },
   load: {
     script: 'bench/load/run.ts',
     needsBuild: true,

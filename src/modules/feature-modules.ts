@@ -21,11 +21,13 @@ import { SonarAttestationModule } from './attestations/types/sonar/sonar-attesta
 import { ControlsModule } from './controls/controls.module';
 import { EvaluationsModule } from './evaluations/evaluations.module';
 import { FlowsModule } from './flows/flows.module';
+import { GateModule } from './gate/gate.module';
 import { HealthModule } from './health/health.module';
 import { IdentityModule } from './identity/identity.module';
 import { LedgerModule } from './ledger/ledger.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { OutboxModule } from './outbox/outbox.module';
+import { PoliciesModule } from './policies/policies.module';
 import { ReposModule } from './repos/repos.module';
 import { ServiceAccountsModule } from './service-accounts/service-accounts.module';
 import { TagsModule } from './tags/tags.module';
@@ -62,6 +64,7 @@ export const FEATURE_MODULES = [
   CustomAttestationModule,
   OverrideAttestationModule,
   EvaluationsModule,
+  PoliciesModule,
   EnvironmentsModule,
   S3EnvironmentTypeModule,
   K8sEnvironmentTypeModule,
@@ -70,4 +73,5 @@ export const FEATURE_MODULES = [
   ServerEnvironmentTypeModule,
   LambdaEnvironmentTypeModule,
   ActionsModule,
+  GateModule,
 ];

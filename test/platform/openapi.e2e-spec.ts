@@ -240,6 +240,24 @@ describe('API description (OpenAPI)', () => {
       );
       const key = await check('post', '/api/v2/api-keys/{org}', request(t.baseUrl).post(`/api/v2/api-keys/${org.name}`).set(...auth).send({ description: 'ci' }), 201);
       keyId = key.body.id;
+      // The deployment gate: a policy attached to the environment, an allow-listed artifact, an admission review.
+      const policy = '_schema: https://docs.kosli.com/schemas/policy/v1\nartifacts:\n  provenance:\n    required: true\n';
+      await check(
+        'put',
+        '/api/v2/policies/{org}',
+        request(t.baseUrl).put(`/api/v2/policies/${org.name}`).set(...auth).field('payload', JSON.stringify({ name: 'prod' })).attach('policy_file', Buffer.from(policy), 'p.yaml'),
+        201,
+      );
+      await check('post', '/api/v2/environments/{org}/{env}/policies', request(t.baseUrl).post(`/api/v2/environments/${org.name}/${names.env}/policies`).set(...auth).send({ policy_names: ['prod'] }), 200);
+      await check(
+        'put',
+        '/api/v2/allowlists/{org}/{env}',
+        request(t.baseUrl).put(`/api/v2/allowlists/${org.name}/${names.env}`).set(...auth).send({ artifact_name: 'app.tgz', artifact_fingerprint: 'a'.repeat(64), description: 'ok' }),
+        201,
+      );
+      const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'n' }, spec: { containers: [{ name: 'c', image: `app@sha256:${'a'.repeat(64)}` }] } };
+      const review = { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'u-1', kind: { group: '', version: 'v1', kind: 'Pod' }, namespace: 'n', operation: 'CREATE', object: pod } };
+      await check('post', '/api/v2/admission/{org}/{env}', request(t.baseUrl).post(`/api/v2/admission/${org.name}/${names.env}`).set(...auth).send(review), 200);
     });
 
     it('match their schemas, on every GET route this organization has data for', async () => {
@@ -257,6 +275,8 @@ describe('API description (OpenAPI)', () => {
         attestation_name: 'unit-tests',
         expression: '1',
         snapshot_expression: '1',
+        policy_name: 'prod',
+        fingerprint: 'a'.repeat(64),
       };
       const failures: string[] = [];
       const checked: string[] = [];
@@ -278,6 +298,9 @@ describe('API description (OpenAPI)', () => {
           'GET /api/v2/snapshots/:org/:env/:snapshot_expression',
           'GET /api/v2/controls/:org/:identifier',
           'GET /api/v2/api-keys/:org/:key_id',
+          'GET /api/v2/policies/:org/:policy_name',
+          'GET /api/v2/asserts/:org/fingerprint/:fingerprint',
+          'GET /api/v2/allowlists/:org',
         ]),
       );
       expect(checked.length).toBeGreaterThanOrEqual(25);

@@ -39,6 +39,8 @@ interface World {
   /** A custom attestation type (archived by the write probes), and one the probes' custom attestations use. */
   customType: string;
   customTypeInUse: string;
+  /** A policy attached to `env`. */
+  policyName: string;
   /** Strings that exist only in this org's stored data: no request of another org ever contains them. */
   secrets: string[];
 }
@@ -66,6 +68,7 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   fingerprint: (w) => w.fingerprint, // GET /attestations/{org}/{flow}/artifact/{fingerprint}/{name}
   hook_uid: (w) => w.hookUid, // a SonarQube webhook of this org
   custom_attestation_type_name: (w) => w.customType,
+  policy_name: (w) => w.policyName, // GET /policies/{org}/{policy_name}
 };
 /** The same for query string fields. */
 const QUERY_FILLERS: Record<string, (w: World) => string> = {
@@ -83,6 +86,8 @@ const QUERY_FILLERS: Record<string, (w: World) => string> = {
   commit_list: (w) => w.commit, // list_attestations_for_criteria: the commit this org's attestation names
   flow_name: (w) => w.flow,
   attestation_name: (w) => w.attestationName,
+  environment_name: (w) => w.env,
+  policy_name: (w) => w.policyName,
 };
 /** Query fields that name nothing of an org: paging, time windows, switches. */
 const NOT_IDENTIFIERS = new Set([
@@ -106,7 +111,14 @@ const NOT_IDENTIFIERS = new Set([
   'to',
   'attestation_type',
   'version', // a custom attestation type's version number
+  // the admission webhook's settings
+  'mode',
+  'exempt_namespace',
 ]);
+/** Query fields a route refuses together (400), left out of the probe that sends every field at once. */
+const EXCLUSIVE_QUERY: Record<string, string[]> = {
+  'GET /api/v2/asserts/:org/fingerprint/:fingerprint': ['policy_name'], // environment_name or policy_name
+};
 /** A valid body for each write route, so that a 404 comes from the lookup and not from validation. */
 const PROBE_FINGERPRINT = hex(32);
 const REPORT_TYPES = ['S3', 'K8S', 'ECS', 'docker', 'server', 'lambda'];
@@ -140,6 +152,19 @@ const WRITE_BODIES: Record<string, (req: Test) => Test> = {
   'DELETE /api/v2/integrations/:org/sonar/:hook_uid': (req) => req,
   'PUT /api/v2/custom-attestation-types/:org/:custom_attestation_type_name/archive': (req) => req,
   'DELETE /api/v2/organizations/:org/environments_notifications/:notification_number': (req) => req,
+  'PUT /api/v2/allowlists/:org/:env': (req) => req.send({ artifact_name: 'probe', artifact_fingerprint: PROBE_FINGERPRINT, description: 'tenancy-probe' }),
+  'POST /api/v2/admission/:org/:env': (req) =>
+    req.send({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'tenancy-probe',
+        kind: { group: '', version: 'v1', kind: 'Pod' },
+        namespace: 'probe',
+        operation: 'CREATE',
+        object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe' }, spec: { containers: [{ name: 'c', image: `probe@sha256:${PROBE_FINGERPRINT}` }] } },
+      },
+    }),
 };
 /** Bodies that name an org's own resources (filled per request, for the org whose key sends it). */
 const OWN_WRITE_BODIES: Record<string, (req: Test, own: World) => Test> = {
@@ -152,6 +177,8 @@ const OWN_WRITE_BODIES: Record<string, (req: Test, own: World) => Test> = {
     req.field('data_json', JSON.stringify({ type_name: own.customTypeInUse, attestation_name: 'tenancy-probe', attestation_data: { probe: true } })),
   'POST /api/v2/attestations/:org/:flow_name/trail/:trail_name/override': (req, own) =>
     req.send({ attestation_name: own.attestationName, reason: 'tenancy-probe', new_compliance_status: true, original_attestation_type: 'generic' }),
+  'POST /api/v2/environments/:org/:env/policies': (req, own) => req.send({ policy_names: [own.policyName] }),
+  'DELETE /api/v2/environments/:org/:env/policies': (req, own) => req.send({ policy_names: [own.policyName] }),
 };
 
 /**
@@ -208,6 +235,7 @@ describe('tenancy over every org-scoped route', () => {
       actionNumber: 0,
       customType: `type-${id}-${hex(3)}`,
       customTypeInUse: `type-${id}-${hex(3)}`,
+      policyName: `policy-${id}-${hex(3)}`,
       secrets: [org.name, org.adminEmail],
     };
     const secret = (what: string) => {
@@ -263,7 +291,16 @@ describe('tenancy over every org-scoped route', () => {
       const pod = { podName: secret('pod'), namespace: secret('ns'), digests: { [secret('image')]: w.fingerprint }, creationTimestamp: 1700000000 + i };
       await as(t.http().put(`/api/v2/environments/${org.name}/${w.env}/report/K8S`)).send({ artifacts: [pod] }).expect(201);
     }
-    w.lastSnapshot = reports;
+    // A policy (its description and content secret) attached to the environment: one more snapshot.
+    await as(t.http().put(`/api/v2/policies/${org.name}`))
+      .field('payload', JSON.stringify({ name: w.policyName, description: secret('policy-description') }))
+      .attach('policy_file', Buffer.from(`_schema: https://docs.kosli.com/schemas/policy/v1\n# ${secret('policy-yaml')}\nartifacts:\n  provenance:\n    required: true\n`), 'p.yaml')
+      .expect(201);
+    await as(t.http().post(`/api/v2/environments/${org.name}/${w.env}/policies`)).send({ policy_names: [w.policyName] }).expect(200);
+    await as(t.http().put(`/api/v2/allowlists/${org.name}/${w.env}`))
+      .send({ artifact_name: 'web', artifact_fingerprint: w.fingerprint, description: secret('allowlist') })
+      .expect(201);
+    w.lastSnapshot = reports + 2;
     await as(t.http().patch(`/api/v2/tags/${org.name}/env/${w.env}`)).send({ set_tags: { tenancy: w.tagValue } }).expect(200);
     w.secrets.push(w.tagValue);
     const repo = await as(t.http().get(`/api/v2/repos/${org.name}/${encodeURIComponent(w.repoName)}`)).expect(200);
@@ -315,6 +352,8 @@ describe('tenancy over every org-scoped route', () => {
       actions: await get(`/api/v2/actions/${w.org.name}`),
       customTypes: await get(`/api/v2/custom-attestation-types/${w.org.name}`),
       customType: await get(`/api/v2/custom-attestation-types/${w.org.name}/${w.customType}`),
+      policies: await get(`/api/v2/policies/${w.org.name}`),
+      allowlists: await get(`/api/v2/allowlists/${w.org.name}`),
     };
   }
 
@@ -360,7 +399,8 @@ describe('tenancy over every org-scoped route', () => {
     const places = [...params.map((p) => `path:${p}`), ...fields.map((f) => `query:${f.name}`)];
     if (!places.length) return [];
     const single = places.map((place) => build(`other org's ${place}`, new Set([place])));
-    return places.length > 1 ? [...single, build('all of the other org', new Set(places))] : single;
+    const exclusive = new Set((EXCLUSIVE_QUERY[describeRoute(route)] ?? []).map((f) => `query:${f}`));
+    return places.length > 1 ? [...single, build('all of the other org', new Set(places.filter((p) => !exclusive.has(p))))] : single;
   }
 
   /** A list with nothing in it, in any of the API's list shapes. */
@@ -421,7 +461,7 @@ describe('tenancy over every org-scoped route', () => {
         if (res.status !== 404 && !(res.status === 200 && isEmptyList(json(res)))) {
           failures.push(`${where}: expected 404 or an empty list, got ${res.status} ${seen(res).slice(-300)}`);
         }
-        const forbidden = [...b.secrets, b.flow, b.trail, b.attestationName, b.attestationId, b.fingerprint, b.repoName, b.env, b.controlIdentifier, b.evaluationId, b.serviceAccount, b.keyId];
+        const forbidden = [...b.secrets, b.flow, b.trail, b.attestationName, b.attestationId, b.fingerprint, b.repoName, b.env, b.controlIdentifier, b.evaluationId, b.serviceAccount, b.keyId, b.policyName];
         const shown = leaked(res, forbidden.filter((s) => !probe.carried.includes(s)));
         if (shown.length) failures.push(`${where}: shows ${shown.join(', ')}`);
       }

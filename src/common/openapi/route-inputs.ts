@@ -42,8 +42,10 @@ export function routeInputs(route: RouteEntry): RouteInputs {
       const pipes = arg.pipes ?? [];
       const json = pipes.find((p): p is MultipartJsonPipe<object> => p instanceof MultipartJsonPipe) as any;
       if (json) {
-        const fileParts = templateForm ? ['template_file'] : (formReader?.formFileParts ?? []);
-        inputs.form = { dataClass: json.cls, field: json.field ?? DATA_JSON, fileParts, jsonAlso: true };
+        // A form interceptor lists its file parts (`static FILE_PARTS`); the template form's is the default.
+        const listed = interceptors.map((i) => (i as { FILE_PARTS?: string[] }).FILE_PARTS).find(Array.isArray);
+        const fileParts = listed ?? (templateForm ? ['template_file'] : (formReader?.formFileParts ?? []));
+        inputs.form = { dataClass: json.cls, field: json.field ?? DATA_JSON, fileParts, jsonAlso: !listed };
       } else {
         const reader = pipes.find((p) => typeof p === 'function' && FORM_READER in p) as { [FORM_READER]: FormReaderInfo } | undefined;
         if (reader && isClass(arg.data)) inputs.form = { dataClass: arg.data, field: DATA_JSON, ...reader[FORM_READER] };

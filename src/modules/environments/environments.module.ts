@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
 import { ArtifactsModule } from '../artifacts/artifacts.module';
 import { OutboxModule } from '../outbox/outbox.module';
+import { PoliciesModule } from '../policies/policies.module';
 import { TagsModule, tagTargetProvider } from '../tags/tags.module';
 import { TrailsModule } from '../trails/trails.module';
 import { CreateEnvironmentHandler } from './commands/create-environment/create-environment.handler';
 import { JoinEnvironmentHandler } from './commands/join-environment/join-environment.handler';
 import { ReportEnvironmentHandler } from './commands/report-environment/report-environment.handler';
 import { ComplianceEvaluator } from './compliance/compliance-evaluator';
+import { EnvironmentGate } from './environment-gate';
 import { EnvDiffController } from './env-diff.controller';
 import { EnvironmentsController } from './environments.controller';
 import { EnvironmentReader } from './persistence/environment.reader';
@@ -29,7 +31,7 @@ import { EnvironmentTypeRegistry } from './types/environment-type.registry';
  * Public surface: EnvironmentTypeRegistry (for type modules). Events go to the outbox (README.md).
  */
 @Module({
-  imports: [ArtifactsModule, TrailsModule, OutboxModule, TagsModule],
+  imports: [ArtifactsModule, TrailsModule, OutboxModule, TagsModule, PoliciesModule],
   controllers: [EnvironmentsController, SnapshotsController, EnvDiffController],
   providers: [
     EnvironmentTypeRegistry,
@@ -38,6 +40,7 @@ import { EnvironmentTypeRegistry } from './types/environment-type.registry';
     SnapshotRepository,
     SnapshotReader,
     ComplianceEvaluator,
+    EnvironmentGate,
     CreateEnvironmentHandler,
     JoinEnvironmentHandler,
     ReportEnvironmentHandler,
@@ -52,9 +55,11 @@ import { EnvironmentTypeRegistry } from './types/environment-type.registry';
       envs.updateTags(manager, orgId, name, update),
     ),
   ],
-  exports: [EnvironmentTypeRegistry],
+  exports: [EnvironmentTypeRegistry, EnvironmentGate],
 })
 export class EnvironmentsModule {}
 
 export { EnvironmentTypeRegistry } from './types/environment-type.registry';
 export type { EnvironmentTypeDefinition, ReportBody } from './types/environment-type';
+export { EnvironmentGate } from './environment-gate';
+export type { GateEnvironment } from './environment-gate';

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { ArtifactDirectory, ArtifactProvenance } from '../../artifacts/artifacts.module';
+import { createHash } from 'node:crypto';
+import { ArtifactDecision, EnvironmentRules, PolicyGate } from '../../policies/policies.module';
 import { TrailStateReader } from '../../trails/trails.module';
 import type { TrailStatus } from '../../trails/trails.module';
 import { evaluateArtifact, evaluationHash, ProvenanceEntry } from '../domain/artifact-compliance';
@@ -22,9 +24,41 @@ export class ComplianceEvaluator {
   constructor(
     private readonly artifacts: ArtifactDirectory,
     private readonly trails: TrailStateReader,
+    private readonly policies: PolicyGate,
   ) {}
 
-  async evaluate(orgId: string, artifacts: readonly ArtifactCount[], requireProvenance: boolean): Promise<NextArtifact[]> {
+  /**
+   * `rules`: the environment's attached policies and allow-list. Without any, today's rule holds (every trail
+   * compliant, and provenance when the environment requires it); with them, the policies alone decide (each
+   * artifact's decisions and reasons are kept in its evaluation) and `require_provenance` is not used.
+   */
+  async evaluate(orgId: string, artifacts: readonly ArtifactCount[], requireProvenance: boolean, rules: EnvironmentRules | null = null): Promise<NextArtifact[]> {
+    const evaluated = await this.evaluateByTrails(orgId, artifacts, requireProvenance);
+    if (!rules) return evaluated;
+    const decisions = await this.policies.judge(orgId, rules.policies, artifacts, rules.allowlist);
+    return evaluated.map((a, i) => {
+      const d = decisions[i];
+      const evaluation = { ...a.evaluation, compliant: d.compliant, reasons: d.reasons };
+      // The hash covers the evaluation and the decision; a decision's digest is kept with it (the policies
+      // module hands back the same object while nothing it depends on changed), so an unchanged artifact of a
+      // changed report costs no serialisation of its rules.
+      const hash = createHash('sha256').update(evaluationHash(evaluation)).update(this.digestOf(d)).digest('hex');
+      return { ...a, evaluation: { ...evaluation, policy_decisions: d.policy_evaluations, allow_listing: d.allow_listing }, evaluationHash: hash };
+    });
+  }
+
+  private readonly digests = new WeakMap<ArtifactDecision, Buffer>();
+
+  private digestOf(decision: ArtifactDecision): Buffer {
+    let digest = this.digests.get(decision);
+    if (!digest) {
+      digest = createHash('sha256').update(JSON.stringify([decision.policy_evaluations, decision.allow_listing])).digest();
+      this.digests.set(decision, digest);
+    }
+    return digest;
+  }
+
+  private async evaluateByTrails(orgId: string, artifacts: readonly ArtifactCount[], requireProvenance: boolean): Promise<NextArtifact[]> {
     const fingerprints = [...new Set(artifacts.map((a) => a.fingerprint).filter((f) => f !== ''))];
     const provenance = await this.artifacts.provenanceOf(orgId, fingerprints);
     const statuses = await this.trailStatuses(provenance);

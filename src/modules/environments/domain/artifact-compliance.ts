@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { AllowListing, PolicyEvaluation } from '../../policies/policies.module';
 
 import type { TrailStatus } from '../../trails/trails.module';
 
@@ -24,6 +25,10 @@ export interface ArtifactEvaluation {
   flows: ProvenanceEntry[];
   /** Why it is not compliant, or why its provenance is missing; empty when there is nothing to say. */
   reasons: string[];
+  /** With policies attached: each policy's rules for this artifact (the policies module's decision). */
+  policy_decisions?: PolicyEvaluation[];
+  /** With policies attached: the allow-list entry that made it compliant, if any. */
+  allow_listing?: AllowListing | null;
 }
 
 /**

@@ -56,7 +56,7 @@ export function toEnvironmentResponse(row: EnvironmentRow, org: string, base: st
     last_changed_at: logical ? latest(row.members.map((m) => m.last_snapshot_at)) : row.last_snapshot_at,
     last_snapshot: row.last_snapshot,
     tags: row.tags ?? {},
-    policies: [],
+    policies: row.policies ?? [],
     included_environments: row.members.map((m) => m.name),
     created_by: row.created_by,
     created_at: row.created_at,

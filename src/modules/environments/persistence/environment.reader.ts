@@ -30,6 +30,8 @@ export interface EnvironmentRow {
   compliant: boolean | null;
   /** A logical environment's members, by name; [] for a physical one. */
   members: MemberRow[];
+  /** Names of the policies attached (the policies module's table, read here). */
+  policies: string[];
 }
 
 export interface EnvironmentListFilter {
@@ -55,7 +57,9 @@ const COLUMNS = `e.id, e.name, e.type, e.description, e.include_scaling, e.requi
       'last_snapshot', m.last_snapshot, 'last_reported_at', ${epoch('m.last_reported_at')},
       'last_snapshot_at', ${epoch('m.last_snapshot_at')}) ORDER BY m.name)
     FROM environment_members em JOIN environments m ON m.id = em.member_id
-    WHERE em.org_id = e.org_id AND em.logical_id = e.id), '[]') AS members`;
+    WHERE em.org_id = e.org_id AND em.logical_id = e.id), '[]') AS members,
+  COALESCE((SELECT array_agg(p.name ORDER BY p.name) FROM environment_policies ep JOIN policies p ON p.org_id = ep.org_id AND p.id = ep.policy_id
+    WHERE ep.org_id = e.org_id AND ep.environment_id = e.id), '{}') AS policies`;
 
 const SORT_COLUMNS = { name: 'e.name', last_modified_at: 'GREATEST(e.updated_at, COALESCE(e.last_snapshot_at, e.updated_at))', last_changed_at: 'e.last_snapshot_at' };
 

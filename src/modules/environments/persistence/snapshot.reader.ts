@@ -18,12 +18,14 @@ export interface SnapshotRow {
   compliant_count: number;
   non_compliant_count: number;
   unknown_count: number;
+  /** The policy versions the snapshot was judged by (`[]` without policies). */
+  applied_policies: Array<{ name: string; version: number }>;
 }
 
 const SNAPSHOT_COLUMNS = `s.number, EXTRACT(EPOCH FROM s.created_at)::float8 AS created_at,
   (SELECT EXTRACT(EPOCH FROM n.created_at)::float8 FROM environment_snapshots n
    WHERE n.org_id = s.org_id AND n.environment_id = s.environment_id AND n.number = s.number + 1) AS next_created_at,
-  s.compliant, s.artifact_count, s.instance_count, s.compliant_count, s.non_compliant_count, s.unknown_count`;
+  s.compliant, s.artifact_count, s.instance_count, s.compliant_count, s.non_compliant_count, s.unknown_count, s.applied_policies`;
 
 const RUN_COLUMNS = 'name, fingerprint, instance_count, first_snapshot, ended_snapshot, instances, evaluation';
 

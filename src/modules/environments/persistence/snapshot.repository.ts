@@ -15,6 +15,8 @@ export interface NewSnapshot {
   compliant: boolean;
   counts: { true: number; false: number; null: number };
   reportedBy: string;
+  /** The policy versions it is judged by (none: the rule of environments without policies). */
+  appliedPolicies?: ReadonlyArray<{ name: string; version: number }>;
 }
 
 export interface NewRun {
@@ -50,12 +52,22 @@ export class SnapshotRepository {
     }));
   }
 
+  /** The runs of the latest snapshot with what they hold (to take the same content again, judged anew). */
+  async openRunsWithInstances(manager: EntityManager, orgId: string, environmentId: string): Promise<Array<{ name: string; fingerprint: string; instanceCount: number; instances: ReportedInstance[] }>> {
+    const rows: Array<{ name: string; fingerprint: string; instance_count: number; instances: ReportedInstance[] }> = await manager.query(
+      `SELECT name, fingerprint, instance_count, instances FROM environment_artifact_runs
+       WHERE org_id = $1 AND environment_id = $2 AND ended_snapshot IS NULL ORDER BY name, fingerprint`,
+      [orgId, environmentId],
+    );
+    return rows.map((r) => ({ name: r.name, fingerprint: r.fingerprint, instanceCount: r.instance_count, instances: r.instances }));
+  }
+
   /** Inserts the snapshot, timed after the caller took the environment row; returns its time (Unix seconds). */
   async insertSnapshot(manager: EntityManager, s: NewSnapshot): Promise<number> {
     const rows: Array<{ created_at: number }> = await manager.query(
       `INSERT INTO environment_snapshots (org_id, environment_id, number, created_at, set_hash, scale_hash, artifact_count,
-         instance_count, compliant, compliant_count, non_compliant_count, unknown_count, reported_by)
-       VALUES ($1, $2, $3, clock_timestamp(), $4, $5, $6, $7, $8, $9, $10, $11, $12)
+         instance_count, compliant, compliant_count, non_compliant_count, unknown_count, reported_by, applied_policies)
+       VALUES ($1, $2, $3, clock_timestamp(), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
        RETURNING EXTRACT(EPOCH FROM created_at)::float8 AS created_at`,
       [
         s.orgId,
@@ -70,6 +82,7 @@ export class SnapshotRepository {
         s.counts.false,
         s.counts.null,
         s.reportedBy,
+        JSON.stringify(s.appliedPolicies ?? []),
       ],
     );
     return Number(rows[0].created_at);

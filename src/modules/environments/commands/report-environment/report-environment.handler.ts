@@ -5,6 +5,7 @@ import { InjectConfig } from '../../../../common/config/config.decorators';
 import { BadRequestError, NotFoundError } from '../../../../common/errors/app-error';
 import { UnitOfWork } from '../../../../database/unit-of-work';
 import { Outbox } from '../../../outbox/outbox.module';
+import { PolicyGate } from '../../../policies/policies.module';
 import { ComplianceEvaluator } from '../../compliance/compliance-evaluator';
 import { artifactKeyText, instancesByArtifact, ReportSummary, summarizeReport } from '../../domain/report-summary';
 import { snapshotEvents } from '../../domain/snapshot-events';
@@ -33,6 +34,7 @@ export class ReportEnvironmentHandler implements ICommandHandler<ReportEnvironme
     private readonly snapshots: SnapshotRepository,
     private readonly compliance: ComplianceEvaluator,
     private readonly outbox: Outbox,
+    private readonly policies: PolicyGate,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -46,7 +48,9 @@ export class ReportEnvironmentHandler implements ICommandHandler<ReportEnvironme
     checkType(env, type);
     if (isUnchanged(env, summary)) return this.unchanged(env);
 
-    const evaluated = await this.compliance.evaluate(orgId, summary.artifacts, env.require_provenance);
+    // The policies attached when the snapshot is taken judge it (none: the rule of environments without policies).
+    const rules = await this.policies.rulesOf(orgId, env.id);
+    const evaluated = await this.compliance.evaluate(orgId, summary.artifacts, env.require_provenance, rules);
     return this.uow.run(async (manager) => {
       const locked = (await this.environments.lock(manager, orgId, envName))!;
       checkType(locked, type);
@@ -65,6 +69,7 @@ export class ReportEnvironmentHandler implements ICommandHandler<ReportEnvironme
         compliant: plan.compliant,
         counts: plan.counts,
         reportedBy: actor,
+        appliedPolicies: rules?.policies.map((p) => ({ name: p.name, version: p.version })),
       });
       await this.snapshots.endRuns(manager, orgId, locked.id, plan.close, number);
       const instances = instancesByArtifact(this.registry.get(type)!.items(report));

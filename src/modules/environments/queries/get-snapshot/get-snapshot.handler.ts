@@ -46,7 +46,7 @@ export class GetSnapshotHandler implements IQueryHandler<GetSnapshotQuery> {
       compliant: row.compliant,
       html_url: snapshotUrl(links.base, orgName, env.name, row.number),
       artifacts: entries.map((e) => toSnapshotArtifact(e, present, links)),
-      applied_policies: [],
+      applied_policies: row.applied_policies ?? [],
     };
   }
 

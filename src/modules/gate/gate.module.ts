@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { EnvironmentsModule } from '../environments/environments.module';
+import { PoliciesModule } from '../policies/policies.module';
+import { AllowArtifactHandler } from './commands/allow-artifact/allow-artifact.handler';
+import { ChangePoliciesHandler } from './commands/change-policies/change-policies.handler';
+import { EnvironmentPoliciesController } from './environment-policies.controller';
+import { GateController } from './gate.controller';
+import { AssertArtifactHandler } from './queries/assert-artifact/assert-artifact.handler';
+import { ListAllowlistsHandler } from './queries/list-allowlists/list-allowlists.handler';
+import { ReviewAdmissionHandler } from './queries/review-admission/review-admission.handler';
+
+/**
+ * The deployment gate (README.md): attaching policies to environments, allow-lists, `assert artifact` and the
+ * Kubernetes admission webhook. Owns no table: policies and allow-lists are the policies module's, snapshots
+ * the environments module's; it calls their facades (PolicyGate, EnvironmentGate).
+ */
+@Module({
+  imports: [PoliciesModule, EnvironmentsModule],
+  controllers: [EnvironmentPoliciesController, GateController],
+  providers: [ChangePoliciesHandler, AllowArtifactHandler, ListAllowlistsHandler, AssertArtifactHandler, ReviewAdmissionHandler],
+})
+export class GateModule {}

@@ -1,0 +1,53 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../../../common/errors/app-error';
+import { UnitOfWork } from '../../../../database/unit-of-work';
+import { ControlDirectory } from '../../../controls/controls.module';
+import { parsePolicy } from '../../domain/policy-spec';
+import { PolicyResponse } from '../../dto/policy.response';
+import { PolicyReader } from '../../persistence/policy.reader';
+import { PolicyRepository } from '../../persistence/policy.repository';
+import { PutPolicyCommand } from './put-policy.command';
+
+@CommandHandler(PutPolicyCommand)
+export class PutPolicyHandler implements ICommandHandler<PutPolicyCommand> {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly policies: PolicyRepository,
+    private readonly reader: PolicyReader,
+    private readonly controls: ControlDirectory,
+  ) {}
+
+  async execute(command: PutPolicyCommand): Promise<{ created: boolean; policy: PolicyResponse }> {
+    const { orgId, name, description, comment, yaml, actor } = command.props;
+    const spec = parsePolicy(yaml);
+    const created = await this.uow.run(async (manager) => {
+      // A decision rule names a control that must exist (and not be archived) when the policy is saved.
+      for (const [i, rule] of spec.artifacts.attestations.entries()) {
+        if (rule.for_control === null) continue;
+        const field = `policy_file.artifacts.attestations[${i}].for_control`;
+        try {
+          await this.controls.requireActive(manager, orgId, rule.for_control, field);
+        } catch (error) {
+          if (error instanceof NotFoundError) throw new ValidationError({ [field]: `control '${rule.for_control}' does not exist` });
+          if (error instanceof BadRequestError) throw new ValidationError({ [field]: `control '${rule.for_control}' is archived` });
+          throw error;
+        }
+      }
+      const existing = await this.policies.lock(manager, orgId, name);
+      if (!existing) {
+        const id = await this.policies.create(manager, orgId, { name, description: description ?? '', yaml, spec, comment: comment ?? '', actor });
+        if (!id) throw new ConflictError(`Policy '${name}' was created by another request at the same time; send it again`);
+        return true;
+      }
+      const current = await this.policies.latestYaml(manager, orgId, existing.id, existing.latest_version);
+      if (current !== yaml) {
+        await this.policies.addVersion(manager, orgId, existing, { description: description ?? existing.description, yaml, spec, comment: comment ?? '', actor });
+      } else if (description !== undefined && description !== existing.description) {
+        await this.policies.setDescription(manager, orgId, existing.id, description);
+      }
+      return false;
+    });
+    const [policy] = await this.reader.list(orgId, name);
+    return { created, policy };
+  }
+}
