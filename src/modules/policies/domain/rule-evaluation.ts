@@ -1,7 +1,9 @@
 import { compileWrapped, evaluateExpression, ExpressionContext, Node, PolicyExpressionError } from '../../../../libs/policy-expression/src';
 import type { AttestationRule, BooleanRule, PolicySpec } from './policy-spec';
 
-export type TrailStatus = 'COMPLIANT' | 'NON-COMPLIANT' | 'INCOMPLETE';
+import type { TrailStatus } from '../../trails/trails.module';
+
+export type { TrailStatus };
 
 /** One attestation a trail holds for an artifact (its own or the trail's), the latest of its slot. */
 export interface EvidenceAttestation {
