@@ -1,5 +1,7 @@
 import { ActionsModule } from './actions/actions.module';
 import { ArtifactsModule } from './artifacts/artifacts.module';
+import { ArtifactCatalogModule } from './artifact-catalog/artifact-catalog.module';
+import { SearchModule } from './search/search.module';
 import { AttestationsModule } from './attestations/attestations.module';
 import { DecisionAttestationModule } from './attestations/types/decision/decision-attestation.module';
 import { EnvironmentsModule } from './environments/environments.module';
@@ -52,4 +54,6 @@ export const FEATURE_MODULES = [
   ServerEnvironmentTypeModule,
   LambdaEnvironmentTypeModule,
   ActionsModule,
+  ArtifactCatalogModule,
+  SearchModule,
 ];

@@ -73,6 +73,9 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   key_id: (w) => w.keyId,
   number: (w) => String(w.actionNumber),
   notification_number: (w) => String(w.actionNumber),
+  fingerprint: () => 'a'.repeat(64),
+  commit_sha: () => 'c'.repeat(40),
+  search_value: () => 'a'.repeat(64),
 };
 
 type Body = { kind: 'json'; value: Record<string, unknown> } | { kind: 'form'; fields: Record<string, string> };

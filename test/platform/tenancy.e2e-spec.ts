@@ -16,6 +16,8 @@ interface World {
   attestationName: string;
   attestationId: string;
   fingerprint: string;
+  /** The commit the artifact was built from. */
+  commitSha: string;
   repoName: string;
   controlIdentifier: string;
   evaluationId: string;
@@ -56,6 +58,9 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   key_id: (w) => w.keyId,
   number: (w) => String(w.actionNumber), // an action number: this org's last one
   notification_number: (w) => String(w.actionNumber),
+  fingerprint: (w) => w.fingerprint, // GET /artifacts/{org}/{flow}/fingerprint/{fingerprint}
+  commit_sha: (w) => w.commitSha,
+  search_value: (w) => w.fingerprint, // GET /search/{org}/sha/{search_value}
 };
 /** The same for query string fields. */
 const QUERY_FILLERS: Record<string, (w: World) => string> = {
@@ -70,6 +75,9 @@ const QUERY_FILLERS: Record<string, (w: World) => string> = {
   tag: (w) => `tenancy:${w.tagValue}`,
   snappish1: (w) => w.env, // GET /env-diff/{org}: an environment (its latest snapshot)
   snappish2: (w) => w.env,
+  flow_name: (w) => w.flow, // GET /artifacts/{org}?flow_name=
+  repo_name: (w) => w.repoName,
+  trail: (w) => w.trail,
 };
 /** Query fields that name nothing of an org: paging, time windows, switches. */
 const NOT_IDENTIFIERS = new Set([
@@ -91,6 +99,7 @@ const NOT_IDENTIFIERS = new Set([
   'reverse',
   'from',
   'to',
+  'branch',
 ]);
 /** A valid body for each write route, so that a 404 comes from the lookup and not from validation. */
 const PROBE_FINGERPRINT = hex(32);
@@ -166,6 +175,7 @@ describe('tenancy over every org-scoped route', () => {
       attestationName: `att-${id}-${hex(3)}`,
       attestationId: '',
       fingerprint: hex(32),
+      commitSha: hex(20),
       repoName: `owner-${id}/repo-${hex(3)}`,
       controlIdentifier: `CTRL-${id}-${hex(3)}`,
       evaluationId: '',
@@ -192,7 +202,7 @@ describe('tenancy over every org-scoped route', () => {
       .field('data_json', JSON.stringify({ name: w.trail, description: secret('trail'), user_data: { note: secret('trailnote') } }))
       .expect(201);
     await as(t.http().post(`/api/v2/artifacts/${org.name}/${w.flow}`))
-      .send({ fingerprint: w.fingerprint, filename: secret('artifact'), trail_name: w.trail, template_reference_name: 'web' })
+      .send({ fingerprint: w.fingerprint, filename: secret('artifact'), trail_name: w.trail, template_reference_name: 'web', git_commit: w.commitSha })
       .expect(201);
     const data = {
       attestation_name: w.attestationName,
