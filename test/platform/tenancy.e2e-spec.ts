@@ -77,6 +77,8 @@ const QUERY_FILLERS: Record<string, (w: World) => string> = {
   snappish2: (w) => w.env,
   flow_name: (w) => w.flow, // GET /artifacts/{org}?flow_name=
   repo_name: (w) => w.repoName,
+  repo_names: (w) => w.repoName, // GET /environments/{org}/{env}/auditlog
+  flow_names: (w) => w.flow,
   trail: (w) => w.trail,
 };
 /** Query fields that name nothing of an org: paging, time windows, switches. */
@@ -100,6 +102,11 @@ const NOT_IDENTIFIERS = new Set([
   'from',
   'to',
   'branch',
+  'start',
+  'end',
+  'start_ts',
+  'end_ts',
+  'event_types',
 ]);
 /** A valid body for each write route, so that a 404 comes from the lookup and not from validation. */
 const PROBE_FINGERPRINT = hex(32);

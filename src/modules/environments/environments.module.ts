@@ -9,6 +9,11 @@ import { ReportEnvironmentHandler } from './commands/report-environment/report-e
 import { ComplianceEvaluator } from './compliance/compliance-evaluator';
 import { EnvDiffController } from './env-diff.controller';
 import { EnvironmentsController } from './environments.controller';
+import { EnvironmentLogController } from './environment-log.controller';
+import { EnvironmentEventReader } from './persistence/environment-event.reader';
+import { EnvironmentEventRepository } from './persistence/environment-event.repository';
+import { GetAuditLogHandler } from './queries/get-audit-log/get-audit-log.handler';
+import { ListEnvironmentEventsHandler } from './queries/list-environment-events/list-environment-events.handler';
 import { EnvironmentReader } from './persistence/environment.reader';
 import { EnvironmentRepository } from './persistence/environment.repository';
 import { SnapshotReader } from './persistence/snapshot.reader';
@@ -30,7 +35,7 @@ import { EnvironmentTypeRegistry } from './types/environment-type.registry';
  */
 @Module({
   imports: [ArtifactsModule, TrailsModule, OutboxModule, TagsModule],
-  controllers: [EnvironmentsController, SnapshotsController, EnvDiffController],
+  controllers: [EnvironmentsController, SnapshotsController, EnvDiffController, EnvironmentLogController],
   providers: [
     EnvironmentTypeRegistry,
     EnvironmentRepository,
@@ -47,6 +52,11 @@ import { EnvironmentTypeRegistry } from './types/environment-type.registry';
     ListSnapshotsHandler,
     DiffSnapshotsHandler,
     DiffEnvironmentsHandler,
+    // The event log (environment-log.controller.ts).
+    EnvironmentEventRepository,
+    EnvironmentEventReader,
+    ListEnvironmentEventsHandler,
+    GetAuditLogHandler,
     // Environments are tagged by name (`PATCH /tags/{org}/env/{name}`).
     tagTargetProvider<EnvironmentRepository>('environment', EnvironmentRepository, (envs) => (manager, orgId, name, update) =>
       envs.updateTags(manager, orgId, name, update),

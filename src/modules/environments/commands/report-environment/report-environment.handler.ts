@@ -8,6 +8,8 @@ import { Outbox } from '../../../outbox/outbox.module';
 import { ComplianceEvaluator } from '../../compliance/compliance-evaluator';
 import { artifactKeyText, instancesByArtifact, ReportSummary, summarizeReport } from '../../domain/report-summary';
 import { snapshotEvents } from '../../domain/snapshot-events';
+import { logEntries } from '../../domain/environment-log';
+import { EnvironmentEventRepository } from '../../persistence/environment-event.repository';
 import { planSnapshot } from '../../domain/snapshot-plan';
 import { EnvironmentRecord, EnvironmentRepository } from '../../persistence/environment.repository';
 import { SnapshotRepository } from '../../persistence/snapshot.repository';
@@ -33,6 +35,7 @@ export class ReportEnvironmentHandler implements ICommandHandler<ReportEnvironme
     private readonly snapshots: SnapshotRepository,
     private readonly compliance: ComplianceEvaluator,
     private readonly outbox: Outbox,
+    private readonly eventLog: EnvironmentEventRepository,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -95,6 +98,7 @@ export class ReportEnvironmentHandler implements ICommandHandler<ReportEnvironme
         wasCompliant: locked.last_snapshot === 0 ? null : locked.compliant,
       });
       await this.outbox.append(manager, ...events.map((e) => ({ orgId, ...e })));
+      await this.eventLog.append(manager, orgId, locked.id, number, logEntries(events));
       return { created: true, snapshot: number, message: `Snapshot ${number} of environment '${locked.name}' created` };
     });
   }
