@@ -35,6 +35,9 @@ describe('environments: create, read, list', () => {
       created_by: org.adminEmail,
       created_at: expect.any(Number),
       html_url: expect.stringMatching(new RegExp(`/${org.name}/environments/prod$`)),
+      archived: false,
+      archived_at: null,
+      history: [],
     });
 
     const updated = await api.create({ name: 'prod', type: 'K8S', description: 'still prod', include_scaling: true });

@@ -101,6 +101,8 @@ const VALID_BODIES: Record<string, (w: World) => Body> = {
   }),
   'PUT /api/v2/environments/:org': () => ({ kind: 'json', value: { name: `env-${hex(4)}`, type: 'K8S', description: 'd' } }),
   'PUT /api/v2/environments/:org/:env/join': () => ({ kind: 'json', value: { physical_env_name: 'probe' } }),
+  'PUT /api/v2/flows/:org/:flow/rename': () => ({ kind: 'json', value: { new_name: `renamed-${hex(4)}` } }),
+  'PUT /api/v2/environments/:org/:env/rename': () => ({ kind: 'json', value: { new_name: `renamed-${hex(4)}` } }),
   'PUT /api/v2/environments/:org/:env/report/K8S': (w) => ({
     kind: 'json',
     value: { artifacts: [{ podName: 'p', namespace: 'n', digests: { image: hex(32) }, creationTimestamp: 1700000000 }] },
@@ -673,7 +675,9 @@ describe('malformed requests on every route', () => {
     tablesWithOrg = tables.filter((x) => x.has_org).map((x) => x.table_name);
     otherTables = tables.filter((x) => !x.has_org && x.table_name !== 'migrations').map((x) => x.table_name);
     // Deleting routes last, so the resources they delete are there for every other route.
-    routes = listRoutes(t.app).sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+    // Routes that may remove or rename what later probes name go last: deletes and archives, then renames.
+    const last = (r: RouteEntry) => (r.path.endsWith('/rename') ? 2 : r.method === 'DELETE' || r.path.endsWith('/archive') ? 1 : 0);
+    routes = listRoutes(t.app).sort((a, b) => last(a) - last(b));
   }, 120_000);
 
   afterAll(async () => {

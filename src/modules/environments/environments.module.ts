@@ -1,4 +1,10 @@
 import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { ArchiveEnvironmentHandler } from './commands/archive-environment/archive-environment.handler';
+import { RenameEnvironmentHandler } from './commands/rename-environment/rename-environment.handler';
+import { EnvironmentLifecycleController } from './environment-lifecycle.controller';
+import { EnvironmentRenameRedirect } from './environment-rename-redirect.interceptor';
+import { EnvironmentRenameRepository } from './persistence/environment-rename.repository';
 import { ArtifactsModule } from '../artifacts/artifacts.module';
 import { OutboxModule } from '../outbox/outbox.module';
 import { TagsModule, tagTargetProvider } from '../tags/tags.module';
@@ -35,7 +41,7 @@ import { EnvironmentTypeRegistry } from './types/environment-type.registry';
  */
 @Module({
   imports: [ArtifactsModule, TrailsModule, OutboxModule, TagsModule],
-  controllers: [EnvironmentsController, SnapshotsController, EnvDiffController, EnvironmentLogController],
+  controllers: [EnvironmentsController, SnapshotsController, EnvDiffController, EnvironmentLogController, EnvironmentLifecycleController],
   providers: [
     EnvironmentTypeRegistry,
     EnvironmentRepository,
@@ -57,6 +63,11 @@ import { EnvironmentTypeRegistry } from './types/environment-type.registry';
     EnvironmentEventReader,
     ListEnvironmentEventsHandler,
     GetAuditLogHandler,
+    // Archive and rename (environment-lifecycle.controller.ts); an old name redirects to the new one.
+    EnvironmentRenameRepository,
+    ArchiveEnvironmentHandler,
+    RenameEnvironmentHandler,
+    { provide: APP_INTERCEPTOR, useClass: EnvironmentRenameRedirect },
     // Environments are tagged by name (`PATCH /tags/{org}/env/{name}`).
     tagTargetProvider<EnvironmentRepository>('environment', EnvironmentRepository, (envs) => (manager, orgId, name, update) =>
       envs.updateTags(manager, orgId, name, update),

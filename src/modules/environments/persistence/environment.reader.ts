@@ -30,6 +30,9 @@ export interface EnvironmentRow {
   compliant: boolean | null;
   /** A logical environment's members, by name; [] for a physical one. */
   members: MemberRow[];
+  archived_at: number | null;
+  /** Its renames, oldest first. */
+  renames: Array<{ from: string; to: string; by: string; timestamp: number }>;
 }
 
 export interface EnvironmentListFilter {
@@ -42,6 +45,8 @@ export interface EnvironmentListFilter {
   spaceIds?: string[];
   sort: 'name' | 'last_modified_at' | 'last_changed_at';
   direction: 'asc' | 'desc';
+  /** true: only archived environments; otherwise only those not archived. */
+  archived?: boolean;
 }
 
 const epoch = (column: string) => `EXTRACT(EPOCH FROM ${column})::float8`;
@@ -55,7 +60,11 @@ const COLUMNS = `e.id, e.name, e.type, e.description, e.include_scaling, e.requi
       'last_snapshot', m.last_snapshot, 'last_reported_at', ${epoch('m.last_reported_at')},
       'last_snapshot_at', ${epoch('m.last_snapshot_at')}) ORDER BY m.name)
     FROM environment_members em JOIN environments m ON m.id = em.member_id
-    WHERE em.org_id = e.org_id AND em.logical_id = e.id), '[]') AS members`;
+    WHERE em.org_id = e.org_id AND em.logical_id = e.id), '[]') AS members,
+  ${epoch('e.archived_at')} AS archived_at,
+  (SELECT COALESCE(json_agg(json_build_object('from', r.old_name, 'to', r.new_name, 'by', r.renamed_by,
+            'timestamp', ${epoch('r.renamed_at')}) ORDER BY r.renamed_at), '[]')
+     FROM environment_renames r WHERE r.org_id = e.org_id AND r.environment_id = e.id) AS renames`;
 
 const SORT_COLUMNS = { name: 'e.name', last_modified_at: 'GREATEST(e.updated_at, COALESCE(e.last_snapshot_at, e.updated_at))', last_changed_at: 'e.last_snapshot_at' };
 
@@ -78,6 +87,7 @@ export class EnvironmentReader {
       return `$${params.length}`;
     };
     if (filter.spaceIds?.length) where.push('false');
+    where.push(`e.archived_at IS ${filter.archived ? 'NOT NULL' : 'NULL'}`);
     if (filter.name) where.push(`e.name ILIKE ${param(`%${filter.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
     if (filter.types?.length) where.push(`e.type = ANY(${param(filter.types)}::text[])`);
     for (const tag of filter.tags ?? []) {
@@ -110,6 +120,7 @@ function numbers(row: EnvironmentRow): EnvironmentRow {
     last_modified_at: Number(row.last_modified_at),
     last_reported_at: num(row.last_reported_at),
     last_snapshot_at: num(row.last_snapshot_at),
+    archived_at: num(row.archived_at),
     members: row.members.map((m) => ({ ...m, last_reported_at: num(m.last_reported_at), last_snapshot_at: num(m.last_snapshot_at) })),
   };
 }

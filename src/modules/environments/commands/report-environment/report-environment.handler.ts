@@ -114,6 +114,7 @@ export class ReportEnvironmentHandler implements ICommandHandler<ReportEnvironme
 }
 
 function checkType(env: EnvironmentRecord, type: string): void {
+  if (env.archived_at) throw new BadRequestError(`Environment '${env.name}' is archived: it takes no reports`);
   if (env.type === LOGICAL) throw new BadRequestError(`Environment '${env.name}' is a logical environment: logical environments take no reports`);
   if (env.type !== type) throw new BadRequestError(`Environment '${env.name}' is of type ${env.type}, not ${type}`);
 }
