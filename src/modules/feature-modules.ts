@@ -6,6 +6,7 @@ import { AttestationsModule } from './attestations/attestations.module';
 import { DecisionAttestationModule } from './attestations/types/decision/decision-attestation.module';
 import { EnvironmentsModule } from './environments/environments.module';
 import { DockerEnvironmentTypeModule } from './environments/types/docker/docker-environment-type.module';
+import { AzureAppsEnvironmentTypeModule } from './environments/types/azure-apps/azure-apps-environment-type.module';
 import { EcsEnvironmentTypeModule } from './environments/types/ecs/ecs-environment-type.module';
 import { K8sEnvironmentTypeModule } from './environments/types/k8s/k8s-environment-type.module';
 import { LambdaEnvironmentTypeModule } from './environments/types/lambda/lambda-environment-type.module';
@@ -53,6 +54,7 @@ export const FEATURE_MODULES = [
   DockerEnvironmentTypeModule,
   ServerEnvironmentTypeModule,
   LambdaEnvironmentTypeModule,
+  AzureAppsEnvironmentTypeModule,
   ActionsModule,
   ArtifactCatalogModule,
   SearchModule,

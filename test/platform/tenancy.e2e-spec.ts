@@ -110,7 +110,7 @@ const NOT_IDENTIFIERS = new Set([
 ]);
 /** A valid body for each write route, so that a 404 comes from the lookup and not from validation. */
 const PROBE_FINGERPRINT = hex(32);
-const REPORT_TYPES = ['S3', 'K8S', 'ECS', 'docker', 'server', 'lambda'];
+const REPORT_TYPES = ['S3', 'K8S', 'ECS', 'docker', 'server', 'lambda', 'azure-apps'];
 const WRITE_BODIES: Record<string, (req: Test) => Test> = {
   ...Object.fromEntries(REPORT_TYPES.map((type) => [`PUT /api/v2/environments/:org/:env/report/${type}`, (req: Test) => req.send({ artifacts: [] })])),
   'PUT /api/v2/environments/:org/:env/join': (req) => req.send({ physical_env_name: 'tenancy-probe' }),
