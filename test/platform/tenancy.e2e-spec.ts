@@ -133,6 +133,8 @@ const WRITE_BODIES: Record<string, (req: Test) => Test> = {
   'POST /api/v2/api-keys/:org/:key_id/rotate': (req) => req.send({}),
   'DELETE /api/v2/actions/:org/:number': (req) => req,
   'DELETE /api/v2/organizations/:org/environments_notifications/:notification_number': (req) => req,
+  'PUT /api/v2/organizations/:org/environments_notifications/:notification_number': (req) =>
+    req.send({ name: 'tenancy-probe', environments: [], triggers: ['ON_STARTED_ARTIFACT'], targets: [{ type: 'EMAIL', emails: ['probe@example.com'] }] }),
   'PUT /api/v2/flows/:org/:flow/archive': (req) => req,
   'PUT /api/v2/flows/:org/:flow/rename': (req) => req.send({ new_name: 'tenancy-probe-renamed' }),
   'PUT /api/v2/environments/:org/:env/archive': (req) => req,
