@@ -1,5 +1,5 @@
 import Ajv from 'ajv';
-import { ARTIFACT_LIST_SCHEMA, ARTIFACT_SCHEMA, LATEST_COMMIT_SCHEMA } from '../../src/modules/artifact-catalog/dto/artifact.schema';
+import { ARTIFACT_LIST_SCHEMA, ARTIFACT_SCHEMA, BUILD_PAGE_SCHEMA, LATEST_COMMIT_SCHEMA } from '../../src/modules/artifact-catalog/dto/artifact.schema';
 import { SEARCH_SCHEMA } from '../../src/modules/search/dto/search.schema';
 import { envApi, pod } from '../environments/env-helpers';
 import { bearer, createOrg, TestOrg } from '../support/factories';
@@ -138,6 +138,25 @@ describe('artifacts read back, and search by sha', () => {
     expect((await get(`search/${org.name}/sha/abcd`).expect(400)).body.errors).toHaveProperty(['path.search_value']);
     await get(`search/${org.name}/sha/xyzxyz`).expect(400);
     expect((await get(`search/${org.name}/sha/0123456`).expect(404)).body.message).toBe("No artifact or commit matching '0123456' found");
+  });
+
+  it('GET /builds/{org}: the reports of a time window, newest first, paged, by repo', async () => {
+    const all = (await get(`builds/${org.name}`).expect(200)).body;
+    expectShape(BUILD_PAGE_SCHEMA, all);
+    expect(all.builds.map((b: any) => [b.flow_name, b.trail_name])).toEqual([
+      ['frontend', 'build-1'],
+      ['backend', 'build-2'],
+      ['backend', 'build-1'],
+    ]);
+    expect(all).toMatchObject({ page: 1, per_page: 15, total_pages: 1, total_count: 3 });
+    const byRepo = (await get(`builds/${org.name}`, { repo_name: 'acme/backend' }).expect(200)).body;
+    expect(byRepo.builds).toEqual([expect.objectContaining({ fingerprint: fingerprint('a'), repo_info: { id: '1', name: 'acme/backend', url: 'https://git.example/acme/backend', provider: 'github' } })]);
+    expect((await get(`builds/${org.name}`, { repo_id: '1' }).expect(200)).body.total_count).toBe(1);
+    const paged = (await get(`builds/${org.name}`, { per_page: 2, page: 2 }).expect(200)).body;
+    expect([paged.builds.length, paged.total_pages, paged._links.prev !== null]).toEqual([1, 2, true]);
+    expect((await get(`builds/${org.name}`, { 'end-ts': 1000 }).expect(200)).body.total_count).toBe(0); // 1970
+    expect((await get(`builds/${org.name}`, { 'start-ts': 2000, 'end-ts': 1000 }).expect(400)).body.errors).toHaveProperty(['query.start-ts']);
+    expect((await get(`builds/${org.name}`, { per_page: 51 }).expect(400)).body.errors).toHaveProperty(['query.per_page']);
   });
 
   it("another org's key sees none of it", async () => {

@@ -107,6 +107,8 @@ const NOT_IDENTIFIERS = new Set([
   'start_ts',
   'end_ts',
   'event_types',
+  'start-ts',
+  'end-ts',
 ]);
 /** A valid body for each write route, so that a 404 comes from the lookup and not from validation. */
 const PROBE_FINGERPRINT = hex(32);

@@ -41,12 +41,14 @@ export class AddArtifactListing1763850000000 implements MigrationInterface {
     await q.query(`CREATE INDEX artifacts_fingerprint_prefix_idx ON artifacts (org_id, fingerprint text_pattern_ops)`);
     await q.query(`CREATE INDEX artifacts_commit_prefix_idx ON artifacts (org_id, git_commit text_pattern_ops) WHERE git_commit IS NOT NULL`);
     await q.query(`CREATE INDEX artifacts_commit_idx ON artifacts (flow_id, git_commit, org_id)`);
+    // Builds (`GET /builds/{org}`) are the org's reports in a time window.
+    await q.query(`CREATE INDEX artifacts_org_created_idx ON artifacts (org_id, created_at)`);
     await q.query(`CREATE INDEX environment_artifact_runs_fingerprint_idx ON environment_artifact_runs (org_id, fingerprint)`);
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP INDEX environment_artifact_runs_fingerprint_idx`);
-    for (const index of ['artifacts_commit_idx', 'artifacts_commit_prefix_idx', 'artifacts_fingerprint_prefix_idx', 'artifacts_repo_name_idx', 'artifacts_flow_seq_key', 'artifacts_org_seq_key']) {
+    for (const index of ['artifacts_org_created_idx', 'artifacts_commit_idx', 'artifacts_commit_prefix_idx', 'artifacts_fingerprint_prefix_idx', 'artifacts_repo_name_idx', 'artifacts_flow_seq_key', 'artifacts_org_seq_key']) {
       await q.query(`DROP INDEX ${index}`);
     }
     await q.query(`ALTER TABLE artifacts DROP COLUMN org_seq, DROP COLUMN flow_seq`);

@@ -61,3 +61,24 @@ export const ARTIFACT_SCHEMA = object(
 export const ARTIFACT_LIST_SCHEMA = arrayOf(ARTIFACT_SCHEMA);
 
 export const LATEST_COMMIT_SCHEMA = object({ latest_commit: nullable(string) });
+
+const pageLinks = object({ self: string, first: string, last: string, next: nullable(string), prev: nullable(string) });
+
+/** BuildPage (build.response.ts). */
+export const BUILD_PAGE_SCHEMA = object({
+  builds: arrayOf(
+    object({
+      created_at: timestamp,
+      fingerprint: string,
+      flow_name: string,
+      trail_name: string,
+      repo_info: nullable(object({ id: nullable(string), name: string, url: nullable(string), provider: nullable(string) })),
+      _links: object({ artifact: string, trail: string }),
+    }),
+  ),
+  page: integer,
+  per_page: integer,
+  total_pages: integer,
+  total_count: integer,
+  _links: pageLinks,
+});

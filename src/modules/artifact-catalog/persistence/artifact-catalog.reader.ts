@@ -181,4 +181,24 @@ export class ArtifactCatalogReader {
     );
     return rows.length ? { found: true, commit: rows[0].git_commit } : { found: false, commit: null };
   }
+
+  /** Reports created in [from, to] (Unix seconds), newest first, optionally of one repo (by id or name). */
+  async builds(
+    orgId: string,
+    f: { from: number; to: number; repoId?: string; repoName?: string },
+    page: { offset: number; limit: number },
+  ): Promise<{ rows: CatalogRow[]; total: number }> {
+    const where = `a.org_id = $1 AND a.created_at BETWEEN to_timestamp($2) AND to_timestamp($3)
+      AND ($4::text IS NULL OR a.repo_info->>'id' = $4) AND ($5::text IS NULL OR a.repo_info->>'name' = $5)`;
+    const params = [orgId, f.from, f.to, f.repoId ?? null, f.repoName ?? null];
+    const [count, rows] = await Promise.all([
+      this.dataSource.query(`SELECT count(*)::int AS n FROM artifacts a WHERE ${where}`, params) as Promise<Array<{ n: number }>>,
+      this.dataSource.query(
+        `SELECT ${CATALOG_COLUMNS} FROM artifacts a JOIN trails t ON t.id = a.trail_id JOIN flows f ON f.id = a.flow_id
+         WHERE ${where} ORDER BY a.created_at DESC, a.org_seq DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
+        params,
+      ) as Promise<CatalogRow[]>,
+    ]);
+    return { rows, total: count[0].n };
+  }
 }
