@@ -1,6 +1,7 @@
 import Ajv from 'ajv';
 import { ARTIFACT_LIST_SCHEMA, ARTIFACT_SCHEMA, BUILD_PAGE_SCHEMA, LATEST_COMMIT_SCHEMA } from '../../src/modules/artifact-catalog/dto/artifact.schema';
 import { SEARCH_SCHEMA } from '../../src/modules/search/dto/search.schema';
+import { REPO_LIVE_STATUS_SCHEMA } from '../../src/modules/repos/dto/repo.schema';
 import { envApi, pod } from '../environments/env-helpers';
 import { bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -157,6 +158,19 @@ describe('artifacts read back, and search by sha', () => {
     expect((await get(`builds/${org.name}`, { 'end-ts': 1000 }).expect(200)).body.total_count).toBe(0); // 1970
     expect((await get(`builds/${org.name}`, { 'start-ts': 2000, 'end-ts': 1000 }).expect(400)).body.errors).toHaveProperty(['query.start-ts']);
     expect((await get(`builds/${org.name}`, { per_page: 51 }).expect(400)).body.errors).toHaveProperty(['query.per_page']);
+  });
+
+  it('GET /repos/{org}/live-artifacts/{repo}: what of the repo runs where, now', async () => {
+    const live = (await get(`repos/${org.name}/live-artifacts/acme/backend`).expect(200)).body;
+    expectShape(REPO_LIVE_STATUS_SCHEMA, live);
+    expect(live.live_artifacts).toEqual([
+      expect.objectContaining({ artifact_name: 'backend:1', fingerprint: fingerprint('a'), commit_sha: commit('c'), snapshot_index: 1, compliance: 'NON-COMPLIANT' }), // its trail failed its unit test
+    ]);
+    expect(live._embedded.environments).toEqual([expect.objectContaining({ name: 'prod', type: 'K8S' })]);
+    expect(live._embedded.artifacts).toEqual([expect.objectContaining({ fingerprint: fingerprint('a'), commit_url: 'https://git.example/c' })]);
+    // The %2F form reaches the same route.
+    expect((await get(`repos/${org.name}/live-artifacts/acme%2Fbackend`).expect(200)).body.live_artifacts).toHaveLength(1);
+    expect((await get(`repos/${org.name}/live-artifacts/acme/nothing`).expect(404)).body.message).toBe("Repo 'acme/nothing' not found");
   });
 
   it("another org's key sees none of it", async () => {

@@ -76,6 +76,7 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   fingerprint: () => 'a'.repeat(64),
   commit_sha: () => 'c'.repeat(40),
   search_value: () => 'a'.repeat(64),
+  repo: (w) => w.repoName,
 };
 
 type Body = { kind: 'json'; value: Record<string, unknown> } | { kind: 'form'; fields: Record<string, string> };

@@ -61,6 +61,7 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   fingerprint: (w) => w.fingerprint, // GET /artifacts/{org}/{flow}/fingerprint/{fingerprint}
   commit_sha: (w) => w.commitSha,
   search_value: (w) => w.fingerprint, // GET /search/{org}/sha/{search_value}
+  repo: (w) => w.repoName, // GET /repos/{org}/live-artifacts/{repo}
 };
 /** The same for query string fields. */
 const QUERY_FILLERS: Record<string, (w: World) => string> = {
