@@ -137,7 +137,7 @@ const WRITE_BODIES: Record<string, (req: Test) => Test> = {
   'DELETE /api/v2/actions/:org/:number': (req) => req,
   'DELETE /api/v2/organizations/:org/environments_notifications/:notification_number': (req) => req,
   'PUT /api/v2/organizations/:org/environments_notifications/:notification_number': (req) =>
-    req.send({ name: 'tenancy-probe', environments: [], triggers: ['ON_STARTED_ARTIFACT'], targets: [{ type: 'EMAIL', emails: ['probe@example.com'] }] }),
+    req.send({ name: 'tenancy-probe', environments: ['tenancy-probe'], triggers: ['ON_STARTED_ARTIFACT'], targets: [{ type: 'EMAIL', emails: ['probe@example.com'] }] }),
   'PUT /api/v2/flows/:org/:flow/archive': (req) => req,
   'PUT /api/v2/flows/:org/:flow/rename': (req) => req.send({ new_name: 'tenancy-probe-renamed' }),
   'PUT /api/v2/environments/:org/:env/archive': (req) => req,
@@ -353,7 +353,8 @@ describe('tenancy over every org-scoped route', () => {
     // the reference's paged lists: repos, environments, controls
     (body && Array.isArray(body.controls) && body.controls.length === 0 && body.total_count === 0) ||
     (body && Array.isArray(body.repos) && body.repos.length === 0 && body.total_count === 0) ||
-    (body && Array.isArray(body.environments) && body.environments.length === 0 && body.total_count === 0);
+    (body && Array.isArray(body.environments) && body.environments.length === 0 && body.total_count === 0) ||
+    (body && Array.isArray(body.builds) && body.builds.length === 0 && body.total_count === 0);
 
   /** A CSV answer (the audit log) with its header line and no row. */
   const isEmptyCsv = (res: Response) =>
@@ -418,8 +419,8 @@ describe('tenancy over every org-scoped route', () => {
   it("(b) this org's key with the other org's names on every org-scoped write route: the other org is untouched", async () => {
     const before = await snapshot(b);
     const failures: string[] = [];
-    // Renames last: a renamed name answers later writes with a redirect (308) to the new one.
-    const renamesLast = (r: RouteEntry) => Number(r.path.endsWith('/rename'));
+    // Archives, then renames, last: an archived flow refuses later writes (400), a renamed name redirects them (308).
+    const renamesLast = (r: RouteEntry) => (r.path.endsWith('/rename') ? 2 : r.path.endsWith('/archive') ? 1 : 0);
     for (const route of routes.filter((r) => r.method !== 'GET').sort((x, y) => renamesLast(x) - renamesLast(y))) {
       const list = probes(route, a, b);
       if (!list.length) continue; // only :org in the path: nothing of another org to name

@@ -97,17 +97,22 @@ export class EnvironmentEventReader {
     return { rows, total: count[0].n };
   }
 
-  /** Up to `limit` entries after `afterSeq` and at most `maxSeq`, oldest first, that pass the filter. */
+  /**
+   * Up to `limit` entries after `afterSeq` and at most `maxSeq`, oldest first, that pass the filter. Only the
+   * filters given are in the statement, so its plan is always the primary key's range scan.
+   */
   async auditBatch(orgId: string, environmentId: string, afterSeq: number, maxSeq: number, f: AuditFilter & EventBounds, limit: number): Promise<EventRow[]> {
-    return this.dataSource.query(
-      `SELECT ${COLUMNS} FROM environment_events
-       WHERE org_id = $1 AND environment_id = $2 AND seq > $3 AND seq <= $4
-         AND ($5::float8 IS NULL OR created_at >= to_timestamp($5)) AND ($6::float8 IS NULL OR created_at <= to_timestamp($6))
-         AND ($7::text[] IS NULL OR type = ANY($7))
-         AND ($8::text[] IS NULL OR flows && $8 OR ($9 AND flows = '{}'))
-         AND ($10::text[] IS NULL OR repo_names && $10)
-       ORDER BY seq LIMIT ${limit}`,
-      [orgId, environmentId, afterSeq, maxSeq, f.fromTime ?? null, f.toTime ?? null, f.types ?? null, f.flows ?? null, f.noProvenance ?? false, f.repos ?? null],
-    );
+    const params: unknown[] = [orgId, environmentId, afterSeq, maxSeq];
+    const param = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const where = ['org_id = $1', 'environment_id = $2', 'seq > $3', 'seq <= $4'];
+    if (f.fromTime !== undefined) where.push(`created_at >= to_timestamp(${param(f.fromTime)})`);
+    if (f.toTime !== undefined) where.push(`created_at <= to_timestamp(${param(f.toTime)})`);
+    if (f.types) where.push(`type = ANY(${param(f.types)}::text[])`);
+    if (f.flows) where.push(`(flows && ${param(f.flows)}::text[]${f.noProvenance ? " OR flows = '{}'" : ''})`);
+    if (f.repos) where.push(`repo_names && ${param(f.repos)}::text[]`);
+    return this.dataSource.query(`SELECT ${COLUMNS} FROM environment_events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ${limit}`, params);
   }
 }
