@@ -688,7 +688,7 @@ describe('malformed requests on every route', () => {
   });
 
   it('covers every route of the route table', () => {
-    expect(routes.length).toBeGreaterThan(50);
+    expect(routes.length).toBeGreaterThan(process.env.PROPS_ROUTES ? 0 : 50);
     for (const route of routes) for (const p of route.params) expect([describeRoute(route), p, p in PATH_FILLERS]).toEqual([describeRoute(route), p, true]);
   });
 
