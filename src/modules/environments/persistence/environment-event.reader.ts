@@ -32,6 +32,7 @@ export interface AuditFilter {
   repos?: string[];
 }
 
+/** `seq` is shown as a number; ORDER BY names the table's column (`environment_events.seq`), never this alias, or the index order is lost. */
 const COLUMNS = `seq::float8 AS seq, snapshot, EXTRACT(EPOCH FROM created_at)::float8 AS created_at, type, artifact_name, fingerprint,
   description, flows, repo_names, artifact_compliance, snapshot_compliance`;
 
@@ -70,7 +71,7 @@ export class EnvironmentEventReader {
   async range(orgId: string, environmentId: string, lo: number, hi: number, oldestFirst: boolean): Promise<EventRow[]> {
     const rows: EventRow[] = await this.dataSource.query(
       `SELECT ${COLUMNS} FROM environment_events WHERE org_id = $1 AND environment_id = $2 AND seq BETWEEN $3 AND $4
-       ORDER BY seq ${oldestFirst ? 'ASC' : 'DESC'}`,
+       ORDER BY environment_events.seq ${oldestFirst ? 'ASC' : 'DESC'}`,
       [orgId, environmentId, lo, hi],
     );
     return rows;
@@ -90,7 +91,7 @@ export class EnvironmentEventReader {
     const [count, rows] = await Promise.all([
       this.dataSource.query(`SELECT count(*)::int AS n FROM environment_events WHERE ${where}`, params) as Promise<Array<{ n: number }>>,
       this.dataSource.query(
-        `SELECT ${COLUMNS} FROM environment_events WHERE ${where} ORDER BY seq ${oldestFirst ? 'ASC' : 'DESC'} LIMIT ${page.limit} OFFSET ${page.offset}`,
+        `SELECT ${COLUMNS} FROM environment_events WHERE ${where} ORDER BY environment_events.seq ${oldestFirst ? 'ASC' : 'DESC'} LIMIT ${page.limit} OFFSET ${page.offset}`,
         params,
       ) as Promise<EventRow[]>,
     ]);
@@ -113,6 +114,6 @@ export class EnvironmentEventReader {
     if (f.types) where.push(`type = ANY(${param(f.types)}::text[])`);
     if (f.flows) where.push(`(flows && ${param(f.flows)}::text[]${f.noProvenance ? " OR flows = '{}'" : ''})`);
     if (f.repos) where.push(`repo_names && ${param(f.repos)}::text[]`);
-    return this.dataSource.query(`SELECT ${COLUMNS} FROM environment_events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ${limit}`, params);
+    return this.dataSource.query(`SELECT ${COLUMNS} FROM environment_events WHERE ${where.join(' AND ')} ORDER BY environment_events.seq LIMIT ${limit}`, params);
   }
 }
