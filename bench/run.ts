@@ -74,6 +74,13 @@ const BENCHES: Record<string, Bench> = {
     options: '[--rate N] [--seconds N] [--hang] [--md]',
     quick: '--rate 20 --seconds 2',
   },
+  reference: {
+    script: 'bench/reference/run.ts',
+    needsBuild: true,
+    what: 'artifact listing, search and environment event pages at 1,000,000 rows each; the audit-log CSV streamed (memory)',
+    options: '[--rows N] [--samples N] [--md]',
+    quick: '--rows 20000 --samples 5',
+  },
   moments: {
     script: 'bench/moments/run.ts',
     needsBuild: true,

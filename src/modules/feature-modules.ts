@@ -1,5 +1,7 @@
 import { ActionsModule } from './actions/actions.module';
 import { ArtifactsModule } from './artifacts/artifacts.module';
+import { ArtifactCatalogModule } from './artifact-catalog/artifact-catalog.module';
+import { SearchModule } from './search/search.module';
 import { AttestationsModule } from './attestations/attestations.module';
 import { DecisionAttestationModule } from './attestations/types/decision/decision-attestation.module';
 import { CustomAttestationModule } from './attestations/types/custom/custom-attestation.module';
@@ -7,6 +9,7 @@ import { OverrideAttestationModule } from './attestations/types/override/overrid
 import { CustomAttestationTypesModule } from './custom-attestation-types/custom-attestation-types.module';
 import { EnvironmentsModule } from './environments/environments.module';
 import { DockerEnvironmentTypeModule } from './environments/types/docker/docker-environment-type.module';
+import { AzureAppsEnvironmentTypeModule } from './environments/types/azure-apps/azure-apps-environment-type.module';
 import { EcsEnvironmentTypeModule } from './environments/types/ecs/ecs-environment-type.module';
 import { K8sEnvironmentTypeModule } from './environments/types/k8s/k8s-environment-type.module';
 import { LambdaEnvironmentTypeModule } from './environments/types/lambda/lambda-environment-type.module';
@@ -72,6 +75,9 @@ export const FEATURE_MODULES = [
   DockerEnvironmentTypeModule,
   ServerEnvironmentTypeModule,
   LambdaEnvironmentTypeModule,
+  AzureAppsEnvironmentTypeModule,
   ActionsModule,
   GateModule,
+  ArtifactCatalogModule,
+  SearchModule,
 ];

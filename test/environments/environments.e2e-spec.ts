@@ -35,6 +35,9 @@ describe('environments: create, read, list', () => {
       created_by: org.adminEmail,
       created_at: expect.any(Number),
       html_url: expect.stringMatching(new RegExp(`/${org.name}/environments/prod$`)),
+      archived: false,
+      archived_at: null,
+      history: [],
     });
 
     const updated = await api.create({ name: 'prod', type: 'K8S', description: 'still prod', include_scaling: true });
@@ -59,7 +62,7 @@ describe('environments: create, read, list', () => {
     const api = envApi(t, org);
     await api.create({ name: 'prod', type: 'K8S', description: '' }).expect(201);
     const cases: Array<[Record<string, unknown>, Record<string, unknown>]> = [
-      [{ name: 'x', type: 'azure-apps', description: '' }, { type: 'must be one of ECS, K8S, S3, docker, lambda, server, logical' }],
+      [{ name: 'x', type: 'openshift', description: '' }, { type: 'must be one of ECS, K8S, S3, azure-apps, docker, lambda, server, logical' }],
       [{ name: 'x', type: 'k8s', description: '' }, { type: expect.stringContaining('must be one of') }],
       [{ name: 'prod', type: 'ECS', description: '' }, { type: "environment 'prod' exists with type K8S; the type of an environment cannot change" }],
       [{ name: '-bad', type: 'K8S' }, { name: expect.stringContaining('must match') }],

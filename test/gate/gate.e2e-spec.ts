@@ -213,4 +213,19 @@ describe('the deployment gate', () => {
     await decide(true);
     expect((await assert(WEB, { policy_name: 'controls' }).expect(200)).body).toMatchObject({ compliant: true, reasons: [] });
   });
+  it("a snapshot judged anew shows in the environment's event log; an archived environment's rules no longer change", async () => {
+    await env.create({ name: 'edge', type: 'K8S', description: '' }).expect(201);
+    await env.report('edge', 'K8S', { artifacts: [pod('web-1', { web: WEB })] }).expect(201);
+    await attach('edge', ['prod-requirements']).expect(200);
+    const events = (await as(t.http().get(`/api/v2/environments/${org.name}/edge/events`)).expect(200)).body;
+    expect(events.map((e: any) => [e.snapshot_index, e.type, e.description])).toEqual([
+      [2, 'compliance_changed', 'environment became non-compliant'],
+      [1, 'compliance_changed', 'environment became compliant'],
+      [1, 'started', '1 instance started'],
+    ]);
+    await as(t.http().put(`/api/v2/environments/${org.name}/edge/archive`)).expect(200);
+    const refused = await detach('edge', ['prod-requirements']).expect(400);
+    expect(refused.body.message).toContain('archived');
+    expect((await env.snapshot('edge', 'latest').expect(200)).body.index).toBe(2);
+  });
 });

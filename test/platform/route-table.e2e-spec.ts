@@ -133,7 +133,8 @@ describe('route table', () => {
   it('every org-scoped route answers 403 to a reader of the org when it needs more than reading', async () => {
     const reader = await addMember(t, org.name, 'reader');
     await everyRoute(
-      // A write-free route may say readers can call it (`@RequiresRole('reader')`: the admission webhook).
+      // A write marked @RequiresRole('reader') is open to readers on purpose: the admission webhook (it writes
+      // nothing) and PUT /user/{org} (a reader's own default org).
       (r) => r.policy.scope === 'org-scoped' && r.method !== 'GET' && r.policy.requiredRole !== 'reader',
       async (r) => expectStatus(403, await call(r, pathFor(r, org.name), reader)),
     );

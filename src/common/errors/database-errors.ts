@@ -86,3 +86,14 @@ export function refusedInput(error: unknown): string | undefined {
   const code = sqlState(error);
   return code === undefined ? undefined : INPUT_CODES[code];
 }
+
+/**
+ * A rule the database keeps refused the write (SQLSTATE `VT400`, raised by the service's own triggers, such as
+ * "an archived flow takes no new evidence"): its message, written for the client, or undefined.
+ */
+export function refusedByRule(error: unknown): string | undefined {
+  if (sqlState(error) !== 'VT400') return undefined;
+  const e = error as { message?: unknown; driverError?: { message?: unknown } };
+  const message = e.driverError?.message ?? e.message;
+  return typeof message === 'string' ? message : 'The request was refused';
+}

@@ -1,7 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AppError, FieldErrors } from './app-error';
-import { isDatabaseUnavailable, refusedInput } from './database-errors';
+import { isDatabaseUnavailable, refusedByRule, refusedInput } from './database-errors';
 import { InsufficientResourcesError, insufficientResources } from './resource-errors';
 
 export interface ErrorResponse {
@@ -82,6 +82,8 @@ export function toErrorResponse(error: unknown): ErrorResponse {
       headers: { 'Retry-After': '5' },
     };
   }
+  const rule = refusedByRule(error);
+  if (rule) return { status: 400, body: { message: rule, errors: null }, headers: {} };
   const refused = refusedInput(error);
   if (refused) {
     // Logged (see send-error): it means an edge check is missing for this input.

@@ -51,6 +51,21 @@ export class EnvironmentsNotificationsController {
     return this.queryBus.execute(new GetActionQuery({ ...orgScope(org), number, type: 'env' }));
   }
 
+  /** Update environment action `number` (its name may change): 200 with a string body; 404 `Action not found`. */
+  @Put(':org/environments_notifications/:notification_number')
+  @RequiresRole('admin')
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  @ApiSuccess(message)
+  async update(
+    @CurrentOrg() org: OrgContext,
+    @CurrentPrincipal() principal: Principal,
+    @Param('notification_number', ActionNumberPipe) number: number,
+    @Body() body: UpsertEnvironmentActionRequestDto,
+  ) {
+    const result = await this.commandBus.execute(UpsertActionCommand.forEnvironments(actingScope(org, principal), body, number));
+    return toJsonString(`Environment notification ${result.action.number} '${result.action.name}' updated`);
+  }
+
   /** Spec op 13: 200 with a string body; 404 `Action not found`; 400 for a number that is not a positive integer. */
   @Delete(':org/environments_notifications/:notification_number')
   @RequiresRole('admin')

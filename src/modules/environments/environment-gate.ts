@@ -7,10 +7,12 @@ import { UnitOfWork } from '../../database/unit-of-work';
 import { Outbox } from '../outbox/outbox.module';
 import { PolicyGate } from '../policies/policies.module';
 import { ComplianceEvaluator } from './compliance/compliance-evaluator';
+import { logEntries } from './domain/environment-log';
 import { artifactKeyText } from './domain/report-summary';
 import { snapshotEvents } from './domain/snapshot-events';
 import { planSnapshot } from './domain/snapshot-plan';
 import { snapshotUrl } from './dto/snapshot.response';
+import { EnvironmentEventRepository } from './persistence/environment-event.repository';
 import { EnvironmentRecord, EnvironmentRepository } from './persistence/environment.repository';
 import { SnapshotRepository } from './persistence/snapshot.repository';
 import { LOGICAL } from './types/environment-type';
@@ -41,6 +43,7 @@ export class EnvironmentGate {
     private readonly compliance: ComplianceEvaluator,
     private readonly policies: PolicyGate,
     private readonly outbox: Outbox,
+    private readonly eventLog: EnvironmentEventRepository,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -71,6 +74,7 @@ export class EnvironmentGate {
       const env = await this.environments.lock(manager, orgId, envName);
       if (!env) throw new NotFoundError(`Environment '${envName}' not found`);
       if (env.type === LOGICAL) throw new BadRequestError(`Environment '${env.name}' is a logical environment: policies apply to physical environments`);
+      if (env.archived_at) throw new BadRequestError(`Environment '${env.name}' is archived: its rules no longer change`);
       await change(manager, view(env));
       if (env.last_snapshot === 0) return null;
       const rules = await this.policies.rulesOf(orgId, env.id, manager);
@@ -121,6 +125,8 @@ export class EnvironmentGate {
         wasCompliant: env.compliant,
       });
       await this.outbox.append(manager, ...events.map((e) => ({ orgId, ...e })));
+      // The environment's event log sees a snapshot judged anew like one a report made (compliance changes).
+      await this.eventLog.append(manager, orgId, env.id, number, logEntries(events));
       return number;
     });
   }

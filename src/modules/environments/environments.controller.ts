@@ -62,6 +62,7 @@ export class EnvironmentsController {
           spaceIds: listOf(q.space_id),
           sort: q.sort ?? 'name',
           direction: q.sort_direction ?? 'asc',
+          archived: q.archived === 'true',
         },
         page: q.page,
         perPage: q.per_page,

@@ -1,4 +1,10 @@
 import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { ArchiveEnvironmentHandler } from './commands/archive-environment/archive-environment.handler';
+import { RenameEnvironmentHandler } from './commands/rename-environment/rename-environment.handler';
+import { EnvironmentLifecycleController } from './environment-lifecycle.controller';
+import { EnvironmentRenameRedirect } from './environment-rename-redirect.interceptor';
+import { EnvironmentRenameRepository } from './persistence/environment-rename.repository';
 import { ArtifactsModule } from '../artifacts/artifacts.module';
 import { OutboxModule } from '../outbox/outbox.module';
 import { PoliciesModule } from '../policies/policies.module';
@@ -11,6 +17,11 @@ import { ComplianceEvaluator } from './compliance/compliance-evaluator';
 import { EnvironmentGate } from './environment-gate';
 import { EnvDiffController } from './env-diff.controller';
 import { EnvironmentsController } from './environments.controller';
+import { EnvironmentLogController } from './environment-log.controller';
+import { EnvironmentEventReader } from './persistence/environment-event.reader';
+import { EnvironmentEventRepository } from './persistence/environment-event.repository';
+import { GetAuditLogHandler } from './queries/get-audit-log/get-audit-log.handler';
+import { ListEnvironmentEventsHandler } from './queries/list-environment-events/list-environment-events.handler';
 import { EnvironmentReader } from './persistence/environment.reader';
 import { EnvironmentRepository } from './persistence/environment.repository';
 import { SnapshotReader } from './persistence/snapshot.reader';
@@ -32,7 +43,7 @@ import { EnvironmentTypeRegistry } from './types/environment-type.registry';
  */
 @Module({
   imports: [ArtifactsModule, TrailsModule, OutboxModule, TagsModule, PoliciesModule],
-  controllers: [EnvironmentsController, SnapshotsController, EnvDiffController],
+  controllers: [EnvironmentsController, SnapshotsController, EnvDiffController, EnvironmentLogController, EnvironmentLifecycleController],
   providers: [
     EnvironmentTypeRegistry,
     EnvironmentRepository,
@@ -50,6 +61,16 @@ import { EnvironmentTypeRegistry } from './types/environment-type.registry';
     ListSnapshotsHandler,
     DiffSnapshotsHandler,
     DiffEnvironmentsHandler,
+    // The event log (environment-log.controller.ts).
+    EnvironmentEventRepository,
+    EnvironmentEventReader,
+    ListEnvironmentEventsHandler,
+    GetAuditLogHandler,
+    // Archive and rename (environment-lifecycle.controller.ts); an old name redirects to the new one.
+    EnvironmentRenameRepository,
+    ArchiveEnvironmentHandler,
+    RenameEnvironmentHandler,
+    { provide: APP_INTERCEPTOR, useClass: EnvironmentRenameRedirect },
     // Environments are tagged by name (`PATCH /tags/{org}/env/{name}`).
     tagTargetProvider<EnvironmentRepository>('environment', EnvironmentRepository, (envs) => (manager, orgId, name, update) =>
       envs.updateTags(manager, orgId, name, update),

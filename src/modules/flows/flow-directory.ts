@@ -1,3 +1,4 @@
+import { NotFoundError } from '../../common/errors/app-error';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { FlowTemplateSpec } from './domain/flow-template';
@@ -26,8 +27,14 @@ export class FlowDirectory {
     private readonly templates: FlowTemplateRepository,
   ) {}
 
-  ensureFlow(manager: EntityManager, orgId: string, name: string, actor: string): Promise<FlowRef & { created: boolean }> {
-    return this.flows.ensure(manager, orgId, name, actor);
+  /**
+   * Finds or creates a flow. A name a flow was renamed away from is not created again by evidence (404, which
+   * the route turns into a redirect to the new name); an explicit create (`mayTakeOldName`) takes it.
+   */
+  async ensureFlow(manager: EntityManager, orgId: string, name: string, actor: string, mayTakeOldName = false): Promise<FlowRef & { created: boolean }> {
+    const flow = await this.flows.ensure(manager, orgId, name, actor, mayTakeOldName);
+    if (!flow) throw new NotFoundError(`Flow '${name}' not found`);
+    return flow;
   }
 
   findFlow(manager: EntityManager, orgId: string, name: string): Promise<FlowRef | null> {

@@ -9,6 +9,10 @@ import { CreateFlowCommand } from './commands/create-flow/create-flow.command';
 import { CreateFlowDataDto, CreateFlowRequestDto } from './commands/create-flow/create-flow.request.dto';
 import { TemplateForm, TemplateFormBody, TemplateFormInterceptor } from '../../common/http/template-form.interceptor';
 import { GetFlowQuery } from './queries/get-flow/get-flow.query';
+import { ArchiveFlowCommand } from './commands/archive-flow/archive-flow.command';
+import { RenameFlowCommand } from './commands/rename-flow/rename-flow.command';
+import { RenameFlowRequestDto } from './commands/rename-flow/rename-flow.request.dto';
+import { jsonString } from '../../common/http/json-string';
 import { ListFlowsQuery } from './queries/list-flows/list-flows.query';
 import { ListFlowsQueryDto } from './queries/list-flows/list-flows.request.dto';
 import { actingScope, orgScope } from '../../common/cqrs/org-scoped';
@@ -77,6 +81,7 @@ export class FlowsController {
         perPage: query.per_page,
         searchByName: query.search_by_name,
         caseSensitive: query.case_sensitive !== 'false',
+        archived: query.archived === 'true',
       }),
     );
   }
@@ -85,5 +90,25 @@ export class FlowsController {
   @ApiSuccess(FLOW_SCHEMA)
   get(@CurrentOrg() org: OrgContext, @Param('flow') flow: string) {
     return this.queryBus.execute(new GetFlowQuery({ ...orgScope(org), flowName: flow }));
+  }
+
+  /** Archive: hidden from the list (unless `archived=true`), readable, refuses new evidence (400). */
+  @Put(':org/:flow/archive')
+  @ApiSuccess(message)
+  async archive(@CurrentOrg() org: OrgContext, @CurrentPrincipal() principal: Principal, @Param('flow') flow: string, @Res({ passthrough: true }) res: Response) {
+    return jsonString(res, 200, await this.commandBus.execute(new ArchiveFlowCommand({ ...actingScope(org, principal), flowName: flow })));
+  }
+
+  /** Rename: every record stays, under the new name; the old name redirects (308) to it. */
+  @Put(':org/:flow/rename')
+  @ApiSuccess(message)
+  async rename(
+    @CurrentOrg() org: OrgContext,
+    @CurrentPrincipal() principal: Principal,
+    @Param('flow') flow: string,
+    @Body() body: RenameFlowRequestDto,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    return jsonString(res, 200, await this.commandBus.execute(new RenameFlowCommand({ ...actingScope(org, principal), flowName: flow, newName: body.new_name })));
   }
 }

@@ -1,4 +1,9 @@
 import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { ArchiveFlowHandler } from './commands/archive-flow/archive-flow.handler';
+import { RenameFlowHandler } from './commands/rename-flow/rename-flow.handler';
+import { FlowRenameRedirect } from './flow-rename-redirect.interceptor';
+import { FlowRenameRepository } from './persistence/flow-rename.repository';
 import { TagsModule, tagTargetProvider } from '../tags/tags.module';
 import { CreateFlowHandler } from './commands/create-flow/create-flow.handler';
 import { FlowDirectory } from './flow-directory';
@@ -10,7 +15,8 @@ import { GetFlowHandler } from './queries/get-flow/get-flow.handler';
 import { ListFlowsHandler } from './queries/list-flows/list-flows.handler';
 
 /**
- * Flows and their template versions. Owns the tables `flows` and `flow_templates`.
+ * Flows and their template versions. Owns the tables `flows`, `flow_templates` and `flow_renames`.
+ * Archived flows refuse new evidence (a trigger); an old name redirects to the new one (FlowRenameRedirect).
  * Public surface: FlowDirectory (find, create, lock flows; save and read template versions; tags) and the template
  * types and parser re-exported below.
  */
@@ -25,6 +31,10 @@ import { ListFlowsHandler } from './queries/list-flows/list-flows.handler';
     CreateFlowHandler,
     GetFlowHandler,
     ListFlowsHandler,
+    FlowRenameRepository,
+    ArchiveFlowHandler,
+    RenameFlowHandler,
+    { provide: APP_INTERCEPTOR, useClass: FlowRenameRedirect },
     // Flows are tagged by name (`PATCH /tags/{org}/flow/{name}`).
     tagTargetProvider<FlowDirectory>('flow', FlowDirectory, (flows) => (manager, orgId, name, update) => flows.updateTags(manager, orgId, name, update)),
   ],

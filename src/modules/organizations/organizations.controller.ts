@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { CurrentOrg } from '../../common/auth/auth.decorators';
-import { OrgContext } from '../../common/auth/principal';
+import { CurrentOrg, CurrentPrincipal } from '../../common/auth/auth.decorators';
+import { OrgContext, Principal } from '../../common/auth/principal';
 import { GetOrganizationQuery } from './queries/get-organization/get-organization.query';
 import { orgScope } from '../../common/cqrs/org-scoped';
 import { ApiSuccess } from '../../common/openapi/response-schema';
@@ -14,7 +14,9 @@ export class OrganizationsController {
   /** The org as its members see it, with the caller's own role (a quick "is my key right?" check). */
   @Get(':org')
   @ApiSuccess(MEMBER_ORGANIZATION_SCHEMA)
-  get(@CurrentOrg() org: OrgContext) {
-    return this.queryBus.execute(new GetOrganizationQuery({ ...orgScope(org), callerRole: org.role }));
+  get(@CurrentOrg() org: OrgContext, @CurrentPrincipal() principal: Principal) {
+    return this.queryBus.execute(
+      new GetOrganizationQuery({ ...orgScope(org), callerRole: org.role, caller: principal }),
+    );
   }
 }

@@ -6,6 +6,10 @@ import { AddMemberHandler } from './commands/add-member/add-member.handler';
 import { CreateOrganizationHandler } from './commands/create-organization/create-organization.handler';
 import { UpdateOrganizationHandler } from './commands/update-organization/update-organization.handler';
 import { OrganizationsController } from './organizations.controller';
+import { OrganizationSettingsController } from './organization-settings.controller';
+import { UserController } from './user.controller';
+import { SetDefaultOrganizationHandler } from './commands/set-default-organization/set-default-organization.handler';
+import { SetExperimentalFeaturesHandler } from './commands/set-experimental-features/set-experimental-features.handler';
 import { MembershipRepository } from './persistence/membership.repository';
 import { OrganizationReader } from './persistence/organization.reader';
 import { OrganizationRepository } from './persistence/organization.repository';
@@ -17,7 +21,7 @@ import { GetOrganizationHandler } from './queries/get-organization/get-organizat
  */
 @Module({
   imports: [IdentityModule],
-  controllers: [AdminOrganizationsController, OrganizationsController],
+  controllers: [AdminOrganizationsController, OrganizationsController, OrganizationSettingsController, UserController],
   providers: [
     OrganizationRepository,
     MembershipRepository,
@@ -27,6 +31,8 @@ import { GetOrganizationHandler } from './queries/get-organization/get-organizat
     UpdateOrganizationHandler,
     AddMemberHandler,
     GetOrganizationHandler,
+    SetDefaultOrganizationHandler,
+    SetExperimentalFeaturesHandler,
   ],
   exports: [OrgDirectory],
 })

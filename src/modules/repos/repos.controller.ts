@@ -3,6 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { CurrentOrg } from '../../common/auth/auth.decorators';
 import { OrgContext } from '../../common/auth/principal';
 import { GetRepoQuery } from './queries/get-repo/get-repo.query';
+import { GetLiveArtifactsQuery } from './queries/get-live-artifacts/get-live-artifacts.query';
 import { GetRepoQueryDto } from './queries/get-repo/get-repo.request.dto';
 import { ListRepoTagsQuery } from './queries/list-repo-tags/list-repo-tags.query';
 import { ListReposQuery } from './queries/list-repos/list-repos.query';
@@ -10,7 +11,7 @@ import { ListReposQueryDto } from './queries/list-repos/list-repos.request.dto';
 import { orgScope } from '../../common/cqrs/org-scoped';
 import { JoinedPathPipe } from '../../common/http/joined-path.pipe';
 import { ApiSuccess } from '../../common/openapi/response-schema';
-import { REPO_PAGE_SCHEMA, REPO_SCHEMA, REPO_TAGS_SCHEMA } from './dto/repo.schema';
+import { REPO_LIVE_STATUS_SCHEMA, REPO_PAGE_SCHEMA, REPO_SCHEMA, REPO_TAGS_SCHEMA } from './dto/repo.schema';
 
 @Controller('repos')
 export class ReposController {
@@ -36,6 +37,13 @@ export class ReposController {
   @ApiSuccess(REPO_TAGS_SCHEMA)
   tags(@CurrentOrg() org: OrgContext) {
     return this.queryBus.execute(new ListRepoTagsQuery(orgScope(org)));
+  }
+
+  /** What a repo's artifacts run now, where (`{repo}` may contain `/`, like the repo route below, after which it cannot come). */
+  @Get(':org/live-artifacts/*repo')
+  @ApiSuccess(REPO_LIVE_STATUS_SCHEMA)
+  live(@CurrentOrg() org: OrgContext, @Param('repo', JoinedPathPipe) repo: string, @Query() q: GetRepoQueryDto) {
+    return this.queryBus.execute(new GetLiveArtifactsQuery({ ...orgScope(org), name: repo, provider: q.provider }));
   }
 
   /**

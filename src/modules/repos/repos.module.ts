@@ -3,6 +3,8 @@ import { TagsModule, tagTargetProvider } from '../tags/tags.module';
 import { RepoReader } from './persistence/repo.reader';
 import { RepoRepository } from './persistence/repo.repository';
 import { GetRepoHandler } from './queries/get-repo/get-repo.handler';
+import { GetLiveArtifactsHandler } from './queries/get-live-artifacts/get-live-artifacts.handler';
+import { LiveArtifactsReader } from './persistence/live-artifacts.reader';
 import { ListRepoTagsHandler } from './queries/list-repo-tags/list-repo-tags.handler';
 import { ListReposHandler } from './queries/list-repos/list-repos.handler';
 import { RepoDirectory } from './repo-directory';
@@ -23,6 +25,8 @@ import { ReposController } from './repos.controller';
     GetRepoHandler,
     ListReposHandler,
     ListRepoTagsHandler,
+    LiveArtifactsReader,
+    GetLiveArtifactsHandler,
     // Repos are tagged by the service's id (`PATCH /tags/{org}/repo/{id}`).
     tagTargetProvider<RepoDirectory>('repo', RepoDirectory, (repos) => (manager, orgId, id, update) => repos.updateTags(manager, orgId, id, update)),
   ],

@@ -34,6 +34,19 @@ export class ActionRepository {
     return rows[0] ?? null;
   }
 
+  async findLiveByNumber(manager: EntityManager, orgId: string, number: number): Promise<StoredAction | null> {
+    const rows: StoredAction[] = await manager.query(
+      `SELECT id, number, name, type, targets, triggers, scopes FROM actions WHERE org_id = $1 AND number = $2 AND deleted_at IS NULL`,
+      [orgId, number],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Gives an action a new name (the caller checked no live action of the org has it; call under lockOrg). */
+  async rename(manager: EntityManager, id: string, name: string): Promise<void> {
+    await manager.query(`UPDATE actions SET name = $2 WHERE id = $1`, [id, name]);
+  }
+
   /** Inserts a new action with the org's next number (numbers are never reused). Call under lockOrg. */
   async insert(manager: EntityManager, orgId: string, fields: ActionFields, actor: string, at: Date): Promise<StoredAction> {
     const rows: StoredAction[] = await manager.query(

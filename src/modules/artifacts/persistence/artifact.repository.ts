@@ -36,14 +36,25 @@ export interface ArtifactInTrail {
 /** Owns the `artifacts` table (append-only: one row per report, each a moment of its trail). */
 @Injectable()
 export class ArtifactRepository {
-  /** Inserts a report; its created_at is its moment's. */
+  /**
+   * Inserts a report; its created_at is its moment's. It takes the next `flow_seq` and `org_seq` from their
+   * counters (flow first, then org, in every writer), which stay locked until commit: the numbers are dense.
+   */
   async insert(manager: EntityManager, a: ArtifactReportRow): Promise<void> {
     await manager.query(
-      `INSERT INTO artifacts (id, org_id, flow_id, trail_id, moment_number, fingerprint, filename, template_reference_name,
+      `WITH flow_seq AS (
+         INSERT INTO artifact_sequences AS s (org_id, scope_id, last_seq) VALUES ($2, $3, 1)
+         ON CONFLICT (org_id, scope_id) DO UPDATE SET last_seq = s.last_seq + 1 RETURNING last_seq
+       ), org_seq AS (
+         INSERT INTO artifact_sequences AS s (org_id, scope_id, last_seq) SELECT $2, $2, 1 FROM flow_seq
+         ON CONFLICT (org_id, scope_id) DO UPDATE SET last_seq = s.last_seq + 1 RETURNING last_seq
+       )
+       INSERT INTO artifacts (id, org_id, flow_id, trail_id, moment_number, fingerprint, filename, template_reference_name,
          git_commit, git_commit_info, build_url, commit_url, repo_url, repo_info, external_urls, annotations, reported_by,
-         description, user_data, commits_list, is_compliant, created_at)
+         description, user_data, commits_list, is_compliant, created_at, flow_seq, org_seq)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
-         (SELECT created_at FROM trail_moments WHERE trail_id = $4 AND moment_number = $5))`,
+         (SELECT created_at FROM trail_moments WHERE trail_id = $4 AND moment_number = $5),
+         (SELECT last_seq FROM flow_seq), (SELECT last_seq FROM org_seq))`,
       [
         a.id,
         a.orgId,

@@ -27,6 +27,10 @@ export interface EnvironmentResponse {
   created_by: string;
   created_at: number;
   html_url: string;
+  archived: boolean;
+  archived_at: number | null;
+  /** Renames, oldest first: the names it had, who renamed it and when. */
+  history: Array<{ event: 'renamed'; from: string; to: string; by: string; timestamp: number }>;
 }
 
 export function environmentUrl(base: string, org: string, env: string): string {
@@ -61,5 +65,8 @@ export function toEnvironmentResponse(row: EnvironmentRow, org: string, base: st
     created_by: row.created_by,
     created_at: row.created_at,
     html_url: environmentUrl(base, org, row.name),
+    archived: row.archived_at !== null,
+    archived_at: row.archived_at,
+    history: (row.renames ?? []).map((r) => ({ event: 'renamed' as const, from: r.from, to: r.to, by: r.by, timestamp: Number(r.timestamp) })),
   };
 }

@@ -19,6 +19,9 @@ export const ENVIRONMENT_SCHEMA = object({
   created_by: string,
   created_at: timestamp,
   html_url: string,
+  archived: boolean,
+  archived_at: nullable(timestamp),
+  history: arrayOf(object({ event: { enum: ['renamed'] }, from: string, to: string, by: string, timestamp })),
 });
 
 const links = object({ self: string, first: string, last: string, next: nullable(string), prev: nullable(string) });

@@ -32,6 +32,9 @@ export interface EnvironmentRow {
   members: MemberRow[];
   /** Names of the policies attached (the policies module's table, read here). */
   policies: string[];
+  archived_at: number | null;
+  /** Its renames, oldest first. */
+  renames: Array<{ from: string; to: string; by: string; timestamp: number }>;
 }
 
 export interface EnvironmentListFilter {
@@ -44,6 +47,8 @@ export interface EnvironmentListFilter {
   spaceIds?: string[];
   sort: 'name' | 'last_modified_at' | 'last_changed_at';
   direction: 'asc' | 'desc';
+  /** true: only archived environments; otherwise only those not archived. */
+  archived?: boolean;
 }
 
 const epoch = (column: string) => `EXTRACT(EPOCH FROM ${column})::float8`;
@@ -59,7 +64,11 @@ const COLUMNS = `e.id, e.name, e.type, e.description, e.include_scaling, e.requi
     FROM environment_members em JOIN environments m ON m.id = em.member_id
     WHERE em.org_id = e.org_id AND em.logical_id = e.id), '[]') AS members,
   COALESCE((SELECT array_agg(p.name ORDER BY p.name) FROM environment_policies ep JOIN policies p ON p.org_id = ep.org_id AND p.id = ep.policy_id
-    WHERE ep.org_id = e.org_id AND ep.environment_id = e.id), '{}') AS policies`;
+    WHERE ep.org_id = e.org_id AND ep.environment_id = e.id), '{}') AS policies,
+  ${epoch('e.archived_at')} AS archived_at,
+  (SELECT COALESCE(json_agg(json_build_object('from', r.old_name, 'to', r.new_name, 'by', r.renamed_by,
+            'timestamp', ${epoch('r.renamed_at')}) ORDER BY r.renamed_at), '[]')
+     FROM environment_renames r WHERE r.org_id = e.org_id AND r.environment_id = e.id) AS renames`;
 
 const SORT_COLUMNS = { name: 'e.name', last_modified_at: 'GREATEST(e.updated_at, COALESCE(e.last_snapshot_at, e.updated_at))', last_changed_at: 'e.last_snapshot_at' };
 
@@ -82,6 +91,7 @@ export class EnvironmentReader {
       return `$${params.length}`;
     };
     if (filter.spaceIds?.length) where.push('false');
+    where.push(`e.archived_at IS ${filter.archived ? 'NOT NULL' : 'NULL'}`);
     if (filter.name) where.push(`e.name ILIKE ${param(`%${filter.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
     if (filter.types?.length) where.push(`e.type = ANY(${param(filter.types)}::text[])`);
     for (const tag of filter.tags ?? []) {
@@ -114,6 +124,7 @@ function numbers(row: EnvironmentRow): EnvironmentRow {
     last_modified_at: Number(row.last_modified_at),
     last_reported_at: num(row.last_reported_at),
     last_snapshot_at: num(row.last_snapshot_at),
+    archived_at: num(row.archived_at),
     members: row.members.map((m) => ({ ...m, last_reported_at: num(m.last_reported_at), last_snapshot_at: num(m.last_snapshot_at) })),
   };
 }

@@ -10,6 +10,8 @@ export interface EnvironmentRecord {
   include_scaling: boolean;
   require_provenance: boolean;
   tags: Record<string, string>;
+  /** Archived environments take no reports. */
+  archived_at: Date | null;
   last_snapshot: number;
   set_hash: Buffer | null;
   scale_hash: Buffer | null;
@@ -42,7 +44,7 @@ export interface SnapshotTaken {
   compliant: boolean;
 }
 
-const COLUMNS = 'id, name, type, include_scaling, require_provenance, tags, last_snapshot, set_hash, scale_hash, compliant';
+const COLUMNS = 'id, name, type, include_scaling, require_provenance, tags, last_snapshot, set_hash, scale_hash, compliant, archived_at';
 
 /** An unchanged report refreshes `last_reported_at` at most this often, so that it writes (almost) nothing. */
 export const REPORTED_AT_RESOLUTION_SECONDS = 60;
@@ -161,5 +163,21 @@ export class EnvironmentRepository {
     if (!env) return false;
     await manager.query(`UPDATE environments SET tags = $2, updated_at = now() WHERE id = $1`, [env.id, JSON.stringify(update(env.tags ?? {}))]);
     return true;
+  }
+
+  /** Archives an environment (once: archiving it again changes nothing); false when there is no such environment. */
+  async archive(manager: EntityManager, orgId: string, name: string, actor: string): Promise<boolean> {
+    // TypeORM answers an UPDATE with [rows, count].
+    const [rows]: [Array<{ id: string }>, number] = await manager.query(
+      `UPDATE environments SET archived_at = COALESCE(archived_at, now()), archived_by = COALESCE(archived_by, $3)
+       WHERE org_id = $1 AND name = $2 RETURNING id`,
+      [orgId, name, actor],
+    );
+    return rows.length > 0;
+  }
+
+  /** Renames an environment (the caller holds its row and checked the new name is free). */
+  async rename(manager: EntityManager, orgId: string, id: string, newName: string): Promise<void> {
+    await manager.query(`UPDATE environments SET name = $3, updated_at = now() WHERE org_id = $1 AND id = $2`, [orgId, id, newName]);
   }
 }

@@ -17,6 +17,10 @@ export interface FlowResponse {
   last_modified_at: number;
   last_deployment_at: number | null;
   html_url: string;
+  archived: boolean;
+  archived_at: number | null;
+  /** Renames, oldest first: the names the flow had, who renamed it and when. */
+  history: Array<{ event: 'renamed'; from: string; to: string; by: string; timestamp: number }>;
 }
 
 export function toFlowResponse(row: FlowRow, orgName: string, publicBaseUrl: string): FlowResponse {
@@ -35,5 +39,8 @@ export function toFlowResponse(row: FlowRow, orgName: string, publicBaseUrl: str
     last_modified_at: Number(row.updated_at),
     last_deployment_at: null,
     html_url: `${publicBaseUrl}/${encodeURIComponent(orgName)}/flows/${encodeURIComponent(row.name)}`,
+    archived: row.archived_at !== null,
+    archived_at: row.archived_at === null ? null : Number(row.archived_at),
+    history: (row.renames ?? []).map((r) => ({ event: 'renamed' as const, from: r.from, to: r.to, by: r.by, timestamp: Number(r.timestamp) })),
   };
 }

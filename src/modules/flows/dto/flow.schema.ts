@@ -23,6 +23,9 @@ export const FLOW_SCHEMA = object({
   last_modified_at: timestamp,
   last_deployment_at: nullable(timestamp),
   html_url: string,
+  archived: { type: 'boolean' },
+  archived_at: nullable(timestamp),
+  history: arrayOf(object({ event: oneOf('renamed'), from: string, to: string, by: string, timestamp })),
 });
 
 /** An array, or the paged envelope when `page` or `per_page` is given. */

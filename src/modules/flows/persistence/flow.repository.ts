@@ -18,17 +18,37 @@ export interface FlowFieldChanges {
 /** Owns the `flows` table: every write to it is here. */
 @Injectable()
 export class FlowRepository {
-  /** Finds or creates a flow (no template); race-safe through the (org_id, name) unique key. */
-  async ensure(manager: EntityManager, orgId: string, name: string, actor: string): Promise<FlowRef & { created: boolean }> {
+  /**
+   * Finds or creates a flow (no template); race-safe through the (org_id, name) unique key. A name some flow was
+   * renamed away from is created only when `mayTakeOldName` (an explicit create): evidence sent to an old name
+   * finds nothing (null), which the route answers with a redirect to the flow's new name.
+   */
+  async ensure(manager: EntityManager, orgId: string, name: string, actor: string, mayTakeOldName = false): Promise<(FlowRef & { created: boolean }) | null> {
     const inserted: Array<{ id: string }> = await manager.query(
-      `INSERT INTO flows (id, org_id, name, created_by) VALUES ($1, $2, $3, $4)
+      `INSERT INTO flows (id, org_id, name, created_by)
+       SELECT $1, $2, $3, $4 WHERE $5 OR NOT EXISTS (SELECT 1 FROM flow_renames WHERE org_id = $2 AND old_name = $3)
        ON CONFLICT (org_id, name) DO NOTHING RETURNING id`,
-      [randomUUID(), orgId, name, actor],
+      [randomUUID(), orgId, name, actor, mayTakeOldName],
     );
     if (inserted.length) return { id: inserted[0].id, templateId: null, created: true };
     const found = await this.findByName(manager, orgId, name);
-    if (!found) throw new Error(`flow ${name} vanished after a conflicting insert`);
-    return { ...found, created: false };
+    return found ? { ...found, created: false } : null;
+  }
+
+  /** Archives a flow (once: archiving it again changes nothing); false when there is no such flow. */
+  async archive(manager: EntityManager, orgId: string, name: string, actor: string): Promise<boolean> {
+    // TypeORM answers an UPDATE with [rows, count].
+    const [rows]: [Array<{ id: string }>, number] = await manager.query(
+      `UPDATE flows SET archived_at = COALESCE(archived_at, now()), archived_by = COALESCE(archived_by, $3)
+       WHERE org_id = $1 AND name = $2 RETURNING id`,
+      [orgId, name, actor],
+    );
+    return rows.length > 0;
+  }
+
+  /** Renames a flow; the (org_id, name) key refuses a name in use (the caller checks first, for the message). */
+  async rename(manager: EntityManager, flowId: string, newName: string): Promise<void> {
+    await manager.query(`UPDATE flows SET name = $2, updated_at = now() WHERE id = $1`, [flowId, newName]);
   }
 
   async findByName(manager: EntityManager, orgId: string, name: string): Promise<FlowRef | null> {

@@ -5,7 +5,7 @@ const organization = { name: string, region: string, features: arrayOf(string), 
 /** OrganizationResponse (organization.response.ts). */
 export const ORGANIZATION_SCHEMA = object(organization);
 /** GET /organizations/{org}: the org with the caller's role. */
-export const MEMBER_ORGANIZATION_SCHEMA = object({ ...organization, role: string });
+export const MEMBER_ORGANIZATION_SCHEMA = object({ ...organization, role: string, is_default: { type: 'boolean' } });
 /** The new org with its first admin and that admin's key, shown once. */
 export const CREATED_ORGANIZATION_SCHEMA = object({
   ...organization,

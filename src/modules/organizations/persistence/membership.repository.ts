@@ -13,4 +13,18 @@ export class MembershipRepository {
   async insert(manager: EntityManager, orgId: string, userId: string, role: Role): Promise<void> {
     await manager.insert(MembershipEntity, { orgId, userId, role, createdAt: new Date() });
   }
+
+  /** Makes `orgId` the user's default organization (and no other); false when the user is not a member. */
+  async setDefault(manager: EntityManager, orgId: string, userId: string): Promise<boolean> {
+    const [rows]: [Array<{ org_id: string }>, number] = await manager.query(
+      `UPDATE memberships SET is_default = (org_id = $1) WHERE user_id = $2 AND (is_default OR org_id = $1) RETURNING org_id`,
+      [orgId, userId],
+    );
+    return rows.some((r) => r.org_id === orgId);
+  }
+
+  async isDefault(manager: EntityManager, orgId: string, userId: string): Promise<boolean> {
+    const rows: Array<{ is_default: boolean }> = await manager.query(`SELECT is_default FROM memberships WHERE org_id = $1 AND user_id = $2`, [orgId, userId]);
+    return rows[0]?.is_default ?? false;
+  }
 }

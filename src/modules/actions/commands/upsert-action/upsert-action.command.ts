@@ -10,6 +10,8 @@ export interface UpsertActionProps extends ActingScope {
   triggers: string[];
   /** flow names or environment names */
   scopes: string[];
+  /** Update this action (by number) instead of the one named `name`: its name changes to `name`. */
+  number?: number;
 }
 
 export interface UpsertActionResult {
@@ -28,7 +30,7 @@ export interface EnvironmentActionBody {
 /** Creates the org's action of that name (next number) or replaces its targets, triggers and scopes. */
 export class UpsertActionCommand extends OrgCommand<UpsertActionProps, UpsertActionResult> {
   /** An environment action from its request body (the current and the legacy route). */
-  static forEnvironments(scope: ActingScope, body: EnvironmentActionBody): UpsertActionCommand {
+  static forEnvironments(scope: ActingScope, body: EnvironmentActionBody, number?: number): UpsertActionCommand {
     return new UpsertActionCommand({
       ...scope,
       type: 'env',
@@ -36,6 +38,7 @@ export class UpsertActionCommand extends OrgCommand<UpsertActionProps, UpsertAct
       targets: body.targets as ActionTarget[],
       triggers: body.triggers,
       scopes: body.environments,
+      number,
     });
   }
 }

@@ -30,7 +30,7 @@ export class UpsertActionHandler implements ICommandHandler<UpsertActionCommand>
     const fields = { name, type, targets, triggers: [...new Set(triggers)], scopes: [...new Set(scopes)] };
     const { number, created } = await this.uow.run(async (manager) => {
       await this.actions.lockOrg(manager, orgId);
-      const existing = await this.actions.findLiveByName(manager, orgId, name);
+      const existing = command.props.number === undefined ? await this.actions.findLiveByName(manager, orgId, name) : await this.byNumber(manager, command);
       if (existing && existing.type !== type) {
         throw new ConflictError(`Action '${name}' already exists as ${existing.type === 'env' ? 'an environment' : 'a flow'} action (number ${existing.number})`);
       }
@@ -43,6 +43,19 @@ export class UpsertActionHandler implements ICommandHandler<UpsertActionCommand>
     const row = await this.reader.find(orgId, number);
     if (!row) throw new ActionNotFoundError();
     return { created, action: toActionResponse(row) };
+  }
+
+  /** The action a by-number update names: 404 unless it is a live action of the command's type; 409 for a name another has. */
+  private async byNumber(manager: Parameters<ActionRepository['lockOrg']>[0], command: UpsertActionCommand) {
+    const { orgId, number, name, type } = command.props;
+    const found = await this.actions.findLiveByNumber(manager, orgId, number!);
+    if (!found || found.type !== type) throw new ActionNotFoundError();
+    if (found.name !== name) {
+      const other = await this.actions.findLiveByName(manager, orgId, name);
+      if (other) throw new ConflictError(`Action '${name}' already exists (number ${other.number})`);
+      await this.actions.rename(manager, found.id, name);
+    }
+    return found;
   }
 
   /** The SSRF check at save time: every webhook URL and the addresses its host resolves to. */

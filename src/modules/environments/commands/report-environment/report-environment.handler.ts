@@ -9,6 +9,8 @@ import { PolicyGate } from '../../../policies/policies.module';
 import { ComplianceEvaluator } from '../../compliance/compliance-evaluator';
 import { artifactKeyText, instancesByArtifact, ReportSummary, summarizeReport } from '../../domain/report-summary';
 import { snapshotEvents } from '../../domain/snapshot-events';
+import { logEntries } from '../../domain/environment-log';
+import { EnvironmentEventRepository } from '../../persistence/environment-event.repository';
 import { planSnapshot } from '../../domain/snapshot-plan';
 import { EnvironmentRecord, EnvironmentRepository } from '../../persistence/environment.repository';
 import { SnapshotRepository } from '../../persistence/snapshot.repository';
@@ -35,6 +37,7 @@ export class ReportEnvironmentHandler implements ICommandHandler<ReportEnvironme
     private readonly compliance: ComplianceEvaluator,
     private readonly outbox: Outbox,
     private readonly policies: PolicyGate,
+    private readonly eventLog: EnvironmentEventRepository,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -100,6 +103,7 @@ export class ReportEnvironmentHandler implements ICommandHandler<ReportEnvironme
         wasCompliant: locked.last_snapshot === 0 ? null : locked.compliant,
       });
       await this.outbox.append(manager, ...events.map((e) => ({ orgId, ...e })));
+      await this.eventLog.append(manager, orgId, locked.id, number, logEntries(events));
       return { created: true, snapshot: number, message: `Snapshot ${number} of environment '${locked.name}' created` };
     });
   }
@@ -115,6 +119,7 @@ export class ReportEnvironmentHandler implements ICommandHandler<ReportEnvironme
 }
 
 function checkType(env: EnvironmentRecord, type: string): void {
+  if (env.archived_at) throw new BadRequestError(`Environment '${env.name}' is archived: it takes no reports`);
   if (env.type === LOGICAL) throw new BadRequestError(`Environment '${env.name}' is a logical environment: logical environments take no reports`);
   if (env.type !== type) throw new BadRequestError(`Environment '${env.name}' is of type ${env.type}, not ${type}`);
 }

@@ -31,4 +31,9 @@ export class ListEnvironmentsQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(['asc', 'desc'])
   sort_direction?: 'asc' | 'desc';
+
+  /** `true`: the archived environments (hidden otherwise). */
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  archived?: string;
 }

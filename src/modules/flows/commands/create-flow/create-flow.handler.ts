@@ -15,7 +15,7 @@ export class CreateFlowHandler implements ICommandHandler<CreateFlowCommand> {
     // Validate the template before anything is written.
     const spec = command.props.templateSource === null ? null : parseFlowTemplate(command.props.templateSource);
     const created = await this.uow.run(async (manager) => {
-      const flow = await this.flows.ensureFlow(manager, command.props.orgId, command.props.name, command.props.actor);
+      const flow = await this.flows.ensureFlow(manager, command.props.orgId, command.props.name, command.props.actor, true);
       // Under the flow's lock, so two uploads of the same template make one version.
       const locked = await this.flows.lockFlow(manager, flow.id);
       await this.flows.updateFlow(manager, flow.id, {

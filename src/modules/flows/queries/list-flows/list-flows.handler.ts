@@ -14,7 +14,7 @@ export class ListFlowsHandler implements IQueryHandler<ListFlowsQuery> {
   ) {}
 
   async execute(query: ListFlowsQuery): Promise<FlowResponse[] | PageEnvelope<FlowResponse>> {
-    const filter = { searchByName: query.props.searchByName, caseSensitive: query.props.caseSensitive };
+    const filter = { searchByName: query.props.searchByName, caseSensitive: query.props.caseSensitive, archived: query.props.archived };
     const toResponse = (row: FlowRow) => toFlowResponse(row, query.props.orgName, this.config.publicBaseUrl);
     const paged = query.props.page !== undefined || query.props.perPage !== undefined;
     if (!paged) return (await this.flows.list(query.props.orgId, filter)).rows.map(toResponse);
@@ -27,7 +27,11 @@ export class ListFlowsHandler implements IQueryHandler<ListFlowsQuery> {
       page,
       perPage,
       `${this.config.publicBaseUrl}/api/v2/flows/${encodeURIComponent(query.props.orgName)}`,
-      { search_by_name: query.props.searchByName, case_sensitive: query.props.searchByName ? String(query.props.caseSensitive) : undefined },
+      {
+        search_by_name: query.props.searchByName,
+        case_sensitive: query.props.searchByName ? String(query.props.caseSensitive) : undefined,
+        archived: query.props.archived ? 'true' : undefined,
+      },
     );
   }
 }

@@ -7,6 +7,8 @@ export interface ListFlowsProps extends OrgScope {
   perPage?: number;
   searchByName?: string;
   caseSensitive: boolean;
+  /** Only archived flows (hidden otherwise). */
+  archived?: boolean;
 }
 
 /** Plain array without paging parameters; the envelope when `page` or `per_page` is given. */

@@ -10,4 +10,9 @@ export class ListFlowsQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(['true', 'false'])
   case_sensitive?: string;
+
+  /** `true`: the archived flows (hidden otherwise). */
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  archived?: string;
 }

@@ -1,0 +1,33 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ConflictError, NotFoundError } from '../../../../common/errors/app-error';
+import { UnitOfWork } from '../../../../database/unit-of-work';
+import { EnvironmentRenameRepository } from '../../persistence/environment-rename.repository';
+import { EnvironmentRepository } from '../../persistence/environment.repository';
+import { RenameEnvironmentCommand } from './rename-environment.command';
+
+/**
+ * Renames an environment and records the rename (its history). Snapshots, runs and the event log refer to it
+ * by id, so all of it is reachable under the new name; snapshots keep the names they were taken with (evidence
+ * is not rewritten). The old name redirects (308) to the new one until an environment is created with it.
+ */
+@CommandHandler(RenameEnvironmentCommand)
+export class RenameEnvironmentHandler implements ICommandHandler<RenameEnvironmentCommand> {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly environments: EnvironmentRepository,
+    private readonly renames: EnvironmentRenameRepository,
+  ) {}
+
+  async execute(command: RenameEnvironmentCommand): Promise<string> {
+    const { orgId, envName, newName, actor } = command.props;
+    await this.uow.run(async (manager) => {
+      const env = await this.environments.lock(manager, orgId, envName);
+      if (!env) throw new NotFoundError(`Environment '${envName}' not found`);
+      if (newName === envName) return;
+      if (await this.environments.find(orgId, newName, manager)) throw new ConflictError(`Environment '${newName}' already exists`);
+      await this.environments.rename(manager, orgId, env.id, newName);
+      await this.renames.record(manager, orgId, env.id, envName, newName, actor);
+    });
+    return `Environment '${envName}' was renamed to '${newName}'`;
+  }
+}

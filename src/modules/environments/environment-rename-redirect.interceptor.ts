@@ -1,0 +1,14 @@
+import { Injectable } from '@nestjs/common';
+import { RenamedResource, RenameRedirectInterceptor } from '../../common/http/rename-redirect';
+import { EnvironmentRenameRepository } from './persistence/environment-rename.repository';
+
+/** An environment's old name in a path answers 308 to the same request under its current name. */
+@Injectable()
+export class EnvironmentRenameRedirect extends RenameRedirectInterceptor {
+  protected readonly resource: RenamedResource;
+
+  constructor(renames: EnvironmentRenameRepository) {
+    super();
+    this.resource = { kind: 'Environment', params: ['env', 'env_name'], currentName: (orgId, oldName) => renames.currentName(orgId, oldName) };
+  }
+}

@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+
+/** Owns `flow_renames`: every name a flow had, with who renamed it and when (its history). */
+@Injectable()
+export class FlowRenameRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async record(manager: EntityManager, orgId: string, flowId: string, oldName: string, newName: string, actor: string): Promise<void> {
+    await manager.query(
+      `INSERT INTO flow_renames (org_id, id, old_name, new_name, flow_id, renamed_by) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [orgId, randomUUID(), oldName, newName, flowId, actor],
+    );
+  }
+
+  /** The current name of the flow that was last called `oldName` (renamed away from it), or null. */
+  async currentName(orgId: string, oldName: string): Promise<string | null> {
+    const rows: Array<{ name: string }> = await this.dataSource.query(
+      `SELECT f.name FROM flow_renames r JOIN flows f ON f.id = r.flow_id AND f.org_id = r.org_id
+       WHERE r.org_id = $1 AND r.old_name = $2 ORDER BY r.renamed_at DESC LIMIT 1`,
+      [orgId, oldName],
+    );
+    return rows[0]?.name ?? null;
+  }
+}
