@@ -17,6 +17,7 @@ import { S3EnvironmentTypeModule } from './environments/types/s3/s3-environment-
 import { ServerEnvironmentTypeModule } from './environments/types/server/server-environment-type.module';
 import { GenericAttestationModule } from './attestations/types/generic/generic-attestation.module';
 import { JiraAttestationModule } from './attestations/types/jira/jira-attestation.module';
+import { LaunchDarklyAttestationModule } from './attestations/types/launch-darkly/launch-darkly-attestation.module';
 import { JunitAttestationModule } from './attestations/types/junit/junit-attestation.module';
 import { PullRequestAttestationModule } from './attestations/types/pull-request/pull-request-attestation.module';
 import { SnykAttestationModule } from './attestations/types/snyk/snyk-attestation.module';
@@ -63,6 +64,7 @@ export const FEATURE_MODULES = [
   PullRequestAttestationModule,
   JiraAttestationModule,
   SonarAttestationModule,
+  LaunchDarklyAttestationModule,
   CustomAttestationTypesModule,
   CustomAttestationModule,
   OverrideAttestationModule,

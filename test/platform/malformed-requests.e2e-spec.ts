@@ -80,7 +80,7 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   key_id: (w) => w.keyId,
   number: (w) => String(w.actionNumber),
   notification_number: (w) => String(w.actionNumber),
-  hook_uid: () => 'f'.repeat(32), // a SonarQube webhook (none: its receiver answers 404 before reading more)
+  hook_uid: () => 'f'.repeat(32), // a SonarQube or LaunchDarkly webhook (none: its receiver answers 404 before reading more)
   custom_attestation_type_name: (w) => w.customType,
   policy_name: (w) => w.policyName,
   fingerprint: (w) => w.fingerprint,
@@ -131,6 +131,11 @@ const VALID_BODIES: Record<string, (w: World) => Body> = {
     fields: { data_json: JSON.stringify({ attestation_name: 'probe', git_provider: 'github', pull_requests: [{ url: 'u', state: 'OPEN', merge_commit: '' }] }) },
   }),
   'POST /api/v2/integrations/:org/sonar': () => ({ kind: 'json', value: { flow_name_from: 'name', flow_name_prefix: 'p-', flow_name_suffix: '-s' } }),
+  'POST /api/v2/integrations/:org/launch-darkly': () => ({ kind: 'json', value: { flow_name: 'ld-flags', trail_name: 'ld-{environment}', app_url: 'https://app.launchdarkly.com' } }),
+  'POST /api/v2/webhooks/launch-darkly/:hook_uid': () => ({
+    kind: 'json',
+    value: { _id: 'e1', kind: 'flag', date: 1764201600000, accesses: [{ action: 'updateOn', resource: 'proj/p:env/e:flag/f' }], member: { email: 'a@example.com' } },
+  }),
   'POST /api/v2/webhooks/sonar/:hook_uid': () => ({
     kind: 'json',
     value: { analysedAt: '2026-01-01T00:00:00+0000', revision: 'r', project: { key: 'k', url: 'u' }, qualityGate: { status: 'OK', conditions: [] } },

@@ -156,6 +156,8 @@ describe('API description (OpenAPI)', () => {
     // A public webhook receiver says what its signature check answers.
     const sonarHook = op('post', '/api/v2/webhooks/sonar/{hook_uid}');
     expect(Object.keys(sonarHook.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404']));
+    const ldHook = op('post', '/api/v2/webhooks/launch-darkly/{hook_uid}');
+    expect(Object.keys(ldHook.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404']));
 
     const beginTrail = op('put', '/api/v2/trails/{org}/{flow}').requestBody.content;
     expect(Object.keys(beginTrail['multipart/form-data'].schema.properties)).toEqual(['data_json', 'template_file']);

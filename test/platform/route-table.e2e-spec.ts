@@ -72,7 +72,8 @@ describe('route table', () => {
       'public GET /health',
       'public GET /metrics',
       'public GET /ready',
-      // SonarQube sends no API key: the hook's uid names the org and its HMAC header proves the secret.
+      // LaunchDarkly and SonarQube send no API key: the hook's uid names the org and its HMAC header proves the secret.
+      'public POST /api/v2/webhooks/launch-darkly/:hook_uid',
       'public POST /api/v2/webhooks/sonar/:hook_uid',
     ]);
     expect(routes.filter((r) => r.policy.scope === 'org-scoped').every((r) => r.params.includes('org'))).toBe(true);
@@ -106,6 +107,7 @@ describe('route table', () => {
       'GET /health',
       'GET /metrics',
       'GET /ready',
+      'POST /api/v2/webhooks/launch-darkly/:hook_uid',
       'POST /api/v2/webhooks/sonar/:hook_uid',
     ]);
   });

@@ -68,7 +68,7 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   number: (w) => String(w.actionNumber), // an action number: this org's last one
   notification_number: (w) => String(w.actionNumber),
   fingerprint: (w) => w.fingerprint, // GET /attestations/{org}/{flow}/artifact/{fingerprint}/{name}
-  hook_uid: (w) => w.hookUid, // a SonarQube webhook of this org
+  hook_uid: (w) => w.hookUid, // a SonarQube webhook of this org (also probes the LaunchDarkly hook routes: 404 there)
   custom_attestation_type_name: (w) => w.customType,
   policy_name: (w) => w.policyName, // GET /policies/{org}/{policy_name}
   commit_sha: (w) => w.commitSha,
@@ -167,6 +167,8 @@ const WRITE_BODIES: Record<string, (req: Test) => Test> = {
   'DELETE /api/v2/actions/:org/:number': (req) => req,
   'POST /api/v2/integrations/:org/sonar': (req) => req.send({ flow_name_prefix: 'tenancy-probe' }),
   'DELETE /api/v2/integrations/:org/sonar/:hook_uid': (req) => req,
+  'POST /api/v2/integrations/:org/launch-darkly': (req) => req.send({ flow_name: 'tenancy-probe' }),
+  'DELETE /api/v2/integrations/:org/launch-darkly/:hook_uid': (req) => req,
   'PUT /api/v2/custom-attestation-types/:org/:custom_attestation_type_name/archive': (req) => req,
   'DELETE /api/v2/organizations/:org/environments_notifications/:notification_number': (req) => req,
   'PUT /api/v2/allowlists/:org/:env': (req) => req.send({ artifact_name: 'probe', artifact_fingerprint: PROBE_FINGERPRINT, description: 'tenancy-probe' }),
@@ -354,6 +356,8 @@ describe('tenancy over every org-scoped route', () => {
     const hook = await as(t.http().post(`/api/v2/integrations/${org.name}/sonar`)).send({ flow_name_prefix: secret('hook').slice(0, 60) }).expect(201);
     w.hookUid = hook.body.hook_uid;
     w.secrets.push(hook.body.secret);
+    const ldHook = await as(t.http().post(`/api/v2/integrations/${org.name}/launch-darkly`)).send({ flow_name: secret('ld-flow').slice(0, 60) }).expect(201);
+    w.secrets.push(ldHook.body.secret, ldHook.body.hook_uid);
     return w;
   }
 
@@ -378,6 +382,7 @@ describe('tenancy over every org-scoped route', () => {
       customType: await get(`/api/v2/custom-attestation-types/${w.org.name}/${w.customType}`),
       policies: await get(`/api/v2/policies/${w.org.name}`),
       allowlists: await get(`/api/v2/allowlists/${w.org.name}`),
+      launchDarklyHooks: await get(`/api/v2/integrations/${w.org.name}/launch-darkly`),
     };
   }
 
