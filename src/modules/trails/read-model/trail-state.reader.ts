@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../common/config/app-config';
 import { InjectConfig } from '../../../common/config/config.decorators';
+import { ident, selectList, sql } from '../../../database/sql';
 import { NotFoundError } from '../../../common/errors/app-error';
-import { ATTESTATION_COLUMNS, AttestationRow, toAttestationResponse } from '../../attestations/attestations.module';
+import { attestationRowsFrom, AttestationRow, toAttestationResponse } from '../../attestations/attestations.module';
 import { EMPTY_TEMPLATE, FlowDirectory, StoredTemplate } from '../../flows/flows.module';
 import { evaluateCompliance, SlotAttestation } from '../domain/compliance';
 import { ArtifactRecord, MomentRecord, TrailEvent, TrailFields, TrailRecord, TrailState } from '../domain/trail-state';
@@ -25,12 +26,29 @@ export const TRAIL_STATE_READS = {
   repos: 'repos',
 } as const;
 
-export const TRAIL_COLUMNS = `t.id, t.org_id, t.flow_id, f.name AS flow_name, f.tags AS flow_tags, t.name, t.description,
-  t.template_id, t.git_commit_info, t.repo_info,
-  (SELECT r.id FROM repos r WHERE r.org_id = t.org_id
-     AND r.external_id = COALESCE(NULLIF(t.repo_info->>'id', ''), t.repo_info->>'name')) AS repo_id,
-  t.user_data, t.origin_url, t.external_urls, t.last_moment, t.created_by,
-  EXTRACT(EPOCH FROM t.created_at)::float8 AS created_at, EXTRACT(EPOCH FROM t.updated_at)::float8 AS updated_at`;
+/** The columns of TrailRecord (aliases: t = trails, f = flows), one typed expression per field. */
+export const TRAIL_COLUMNS = selectList<TrailRecord>({
+  id: sql`t.id`,
+  org_id: sql`t.org_id`,
+  flow_id: sql`t.flow_id`,
+  flow_name: sql`f.name`,
+  flow_tags: sql`f.tags`,
+  name: sql`t.name`,
+  description: sql`t.description`,
+  template_id: sql`t.template_id`,
+  git_commit_info: sql`t.git_commit_info`,
+  repo_info: sql`t.repo_info`,
+  repo_id: sql`(SELECT r.id FROM repos r WHERE r.org_id = t.org_id
+     AND r.external_id = COALESCE(NULLIF(t.repo_info->>'id', ''), t.repo_info->>'name'))`,
+  user_data: sql`t.user_data`,
+  origin_url: sql`t.origin_url`,
+  external_urls: sql`t.external_urls`,
+  last_moment: sql`t.last_moment`,
+  created_by: sql`t.created_by`,
+  created_at: sql`EXTRACT(EPOCH FROM t.created_at)::float8`,
+  updated_at: sql`EXTRACT(EPOCH FROM t.updated_at)::float8`,
+});
+const TRAIL_COLUMNS_TEXT = TRAIL_COLUMNS.sql.text;
 
 const AGO_UNITS = { second: 'second', minute: 'minute', hour: 'hour', day: 'day', week: 'week', month: 'month' } as const;
 
@@ -71,11 +89,8 @@ function latestSlotCtes(trailId: string, upTo: string): string {
     )`;
 }
 
-const LATEST_SLOT_ROWS = `SELECT ${ATTESTATION_COLUMNS}
-  FROM latest a
-  JOIN flows f ON f.id = a.flow_id
-  JOIN trails t ON t.id = a.trail_id
-  JOIN organizations o ON o.id = a.org_id`;
+/** The `latest` CTE's rows as AttestationRow (the attestations module's typed select list), built once. */
+const LATEST_SLOT_ROWS = attestationRowsFrom(ident('latest')).text;
 
 /** Latest report per artifact template name of trail `trailId` at moments <= `upTo`. */
 function latestArtifactsSql(trailId: string, upTo: string): string {
@@ -125,7 +140,7 @@ export function readAtQuery(
       break;
   }
   const tr = `tr AS (
-       SELECT ${TRAIL_COLUMNS}, m.moment_number AS m_number,
+       SELECT ${TRAIL_COLUMNS_TEXT}, m.moment_number AS m_number,
          EXTRACT(EPOCH FROM m.created_at)::float8 AS m_created_at, m.template_id AS m_template_id, mf.fields AS m_fields,
          (SELECT r.id FROM repos r WHERE r.org_id = t.org_id
             AND r.external_id = COALESCE(NULLIF(mf.fields->'repo_info'->>'id', ''), mf.fields->'repo_info'->>'name')) AS m_repo_id
@@ -143,13 +158,13 @@ export function readAtQuery(
        WHERE f.org_id = $1 AND f.name = $2
      )`;
   if (!withState) return { sql: `WITH ${tr} SELECT tr.*, NULL AS slot_rows, NULL AS artifact_rows FROM tr`, params };
-  const sql = `WITH RECURSIVE ${tr}, ${latestSlotCtes('(SELECT id FROM tr)', '(SELECT m_number FROM tr)')}
+  const text = `WITH RECURSIVE ${tr}, ${latestSlotCtes('(SELECT id FROM tr)', '(SELECT m_number FROM tr)')}
      SELECT tr.*,
        (SELECT json_agg(x ORDER BY x.moment_number) FROM (${LATEST_SLOT_ROWS}) x) AS slot_rows,
        (SELECT json_agg(y ORDER BY y.moment_number)
           FROM (${latestArtifactsSql('(SELECT id FROM tr)', '(SELECT m_number FROM tr)')}) y) AS artifact_rows
      FROM tr`;
-  return { sql, params };
+  return { sql: text, params };
 }
 
 /**
@@ -179,7 +194,7 @@ export class TrailStateReader {
     /** the base of the `html_url`s in the state (the service's own by default) */
     publicBaseUrl = this.config.publicBaseUrl,
   ): Promise<{ trail: TrailRecord; moment: MomentRecord | null; state: TrailState | null }> {
-    const { sql, params } = readAtQuery(orgId, flowName, trailName, selector, withState);
+    const { sql: text, params } = readAtQuery(orgId, flowName, trailName, selector, withState);
     const rows: Array<
       TrailRecord & {
         m_number: number | null;
@@ -190,7 +205,7 @@ export class TrailStateReader {
         slot_rows: AttestationRow[] | null;
         artifact_rows: ArtifactRecord[] | null;
       }
-    > = await this.dataSource.query(sql, params);
+    > = await this.dataSource.query(text, params);
     if (!rows.length) throw new NotFoundError(`Flow '${flowName}' not found`);
     const row = rows[0];
     if (!row.id) throw new NotFoundError(`Trail '${trailName}' not found in flow '${flowName}'`);
