@@ -1,4 +1,4 @@
-import { ident, joinSql, selectList, sql, toQuery, trusted } from './sql';
+import { ident, joinSql, placeholder, selectList, sql, toQuery, trusted } from './sql';
 
 describe('sql fragments', () => {
   it('binds values and numbers them after the hand-written ones, through nested fragments', () => {
@@ -31,5 +31,15 @@ describe('sql fragments', () => {
   it('renders a typed select list with aliases only where the expression does not already name the field', () => {
     const list = selectList<{ id: string; flow_name: string }>({ id: sql`a.id`, flow_name: sql`f.name` });
     expect(list.sql.text).toBe('a.id, f.name AS flow_name');
+  });
+});
+
+describe('placeholder', () => {
+  it('writes a hand-numbered parameter with an optional cast, and refuses anything else', () => {
+    expect(placeholder(3, 'uuid').text).toBe('$3::uuid');
+    expect(placeholder(1, 'text[]').text).toBe('$1::text[]');
+    expect(placeholder(2).text).toBe('$2');
+    expect(() => placeholder(0)).toThrow();
+    expect(() => placeholder(1, "uuid; DROP TABLE x")).toThrow();
   });
 });

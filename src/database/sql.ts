@@ -101,6 +101,18 @@ export function trusted(text: string): Sql {
   return Sql.build([text], []);
 }
 
+const CAST = /^[a-z][a-z0-9_]*(\[\])?$/;
+
+/**
+ * A hand-written parameter of the enclosing statement (`$n`, with an optional cast such as `uuid` or
+ * `text[]`): for a fragment that refers to a value the statement binds itself.
+ */
+export function placeholder(n: number, cast?: string): Sql {
+  if (!Number.isInteger(n) || n < 1) throw new Error(`invalid parameter number ${n}`);
+  if (cast !== undefined && !CAST.test(cast)) throw new Error(`invalid cast '${cast}'`);
+  return Sql.build([cast ? `$${n}::${cast}` : `$${n}`], []);
+}
+
 /** `{text, values}` for a driver: the hand-written `$1..$n` values first, then the fragment's own. */
 export function toQuery(fragment: Sql, handValues: readonly unknown[] = []): { text: string; values: unknown[] } {
   return { text: fragment.render(handValues.length + 1), values: [...handValues, ...fragment.values] };
