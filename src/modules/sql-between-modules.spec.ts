@@ -10,8 +10,8 @@ import * as ts from 'typescript';
  */
 const MODULES = path.resolve(__dirname);
 
-/** SQL statement text (the project writes SQL keywords in capitals). */
-const SQL_TEXT = /\bSELECT\s[\s\S]*\bFROM\b|\bINSERT\s+INTO\b|\bUPDATE\s+[a-z_]+\s+(?:[a-z]+\s+)?SET\b|\bDELETE\s+FROM\b|\bJOIN\s+[a-z_]+\b/;
+/** SQL text: a statement, a join or a select list naming qualified columns (the project writes keywords in capitals). */
+const SQL_TEXT = /\b[a-z_]+\.[a-z_]+\s+AS\s+[a-z_]+\b|\bSELECT\s[\s\S]*\bFROM\b|\bINSERT\s+INTO\b|\bUPDATE\s+[a-z_]+\s+(?:[a-z]+\s+)?SET\b|\bDELETE\s+FROM\b|\bJOIN\s+[a-z_]+\b/;
 
 /** True when `node` holds SQL in a string or template that is not the template of an `sql`-tagged fragment. */
 function carriesSqlText(node: ts.Node): boolean {
@@ -125,6 +125,7 @@ describe('SQL crosses modules only as typed fragments', () => {
       [
         'export const COLUMNS = `a.id, o.name AS org_name FROM attestations a JOIN flows f ON f.id = a.flow_id`;',
         "export const QUERY = 'SELECT id FROM trails WHERE org_id = $1';",
+        "export const LIST = 'a.id, o.name AS org_name, f.name AS flow_name';",
         'export const Helper = { insert(select: string): string { return `INSERT INTO outbox_events (org_id) ${select}`; } };',
         'export function where(alias: string): string { return `UPDATE trails t SET x = 1 WHERE ${alias}.id = t.id`; }',
         'export const TYPED = sql`SELECT a.id FROM attestations a JOIN flows f ON f.id = a.flow_id`;',
@@ -133,6 +134,6 @@ describe('SQL crosses modules only as typed fragments', () => {
         'export class Repository { q = `SELECT 1 FROM trails`; }',
       ].join('\n'),
     );
-    expect(sqlTextExports(planted).sort()).toEqual(['COLUMNS', 'Helper', 'QUERY', 'where']);
+    expect(sqlTextExports(planted).sort()).toEqual(['COLUMNS', 'Helper', 'LIST', 'QUERY', 'where']);
   });
 });
