@@ -71,7 +71,7 @@ export { DecisionRecorder, decisionOutputProblem } from './types/decision/decisi
 export type { EvaluatedDecision } from './types/decision/decision-recorder';
 export type { DecisionData, DecisionProvenance } from './types/decision/decision-attestation.request.dto';
 export type { RecordAttestationInput, RecordedAttestation } from './recording/attestation-recorder';
-export { ATTESTATION_COLUMNS } from './persistence/attestation.reader';
+export { attestationRowsFrom } from './persistence/attestation.reader';
 export type { AttestationRow } from './persistence/attestation.reader';
 export { toAttestationResponse } from './dto/attestation.response';
 export type { AttestationResponse } from './dto/attestation.response';

@@ -6,11 +6,15 @@ import { ConflictError } from '../../common/errors/app-error';
 import { toPolicyInputTrail } from './dto/policy-input';
 import { TrailStateReader } from './read-model/trail-state.reader';
 
-/** A trail pinned at one of its moments. */
+/**
+ * A trail pinned at one of its moments. `trailId` when the caller already resolved it (the ledger's `pinAt`):
+ * the trail is then read by id, its names are not resolved again (a stored evaluation re-run has names only).
+ */
 export interface PinnedTrail {
   flowName: string;
   trailName: string;
   momentNumber: number;
+  trailId?: string;
 }
 
 /** Trails read in parallel at most this many at a time (each is two statements). */
@@ -50,7 +54,7 @@ export class TrailPolicyInput {
     return out;
   }
 
-  private async one(orgId: string, orgName: string, pin: PinnedTrail & { trailId?: string }, publicBaseUrl: string): Promise<Record<string, unknown>> {
+  private async one(orgId: string, orgName: string, pin: PinnedTrail, publicBaseUrl: string): Promise<Record<string, unknown>> {
     const key = pin.trailId ? `${orgId}:${pin.trailId}:${pin.momentNumber}:${orgName}:${publicBaseUrl}` : null;
     const hit = key ? this.built.get(key) : undefined;
     if (hit) return hit;
@@ -60,14 +64,10 @@ export class TrailPolicyInput {
   }
 
   private async read(orgId: string, orgName: string, pin: PinnedTrail, publicBaseUrl: string): Promise<Record<string, unknown>> {
-    const { trail, moment, state } = await this.reader.readAt(
-      orgId,
-      pin.flowName,
-      pin.trailName,
-      { kind: 'number', number: pin.momentNumber },
-      true,
-      publicBaseUrl,
-    );
+    const at = { kind: 'number', number: pin.momentNumber } as const;
+    const { trail, moment, state } = pin.trailId
+      ? await this.reader.readByIdAt(orgId, pin.trailId, at, true, publicBaseUrl)
+      : await this.reader.readAt(orgId, pin.flowName, pin.trailName, at, true, publicBaseUrl);
     if (!moment || !state) throw new Error(`moment ${pin.momentNumber} of trail ${pin.flowName}/${pin.trailName} is missing`);
     if (state.compliance.duplicateKeys.length) {
       throw new ConflictError(

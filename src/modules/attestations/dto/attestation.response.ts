@@ -46,7 +46,7 @@ export interface AttestationResponse {
 const enc = encodeURIComponent;
 
 /**
- * Maps a row read with ATTESTATION_COLUMNS (persistence/attestation.reader.ts) to the response.
+ * Maps a row read with `attestationRowsFrom` (persistence/attestation.reader.ts) to the response.
  * `publicBaseUrl` is AppConfig.publicBaseUrl (html_url and download links point at this deployment).
  */
 export function toAttestationResponse(row: AttestationRow, publicBaseUrl: string): AttestationResponse {

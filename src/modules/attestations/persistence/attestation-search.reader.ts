@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ATTESTATION_COLUMNS, ATTESTATION_FROM, AttestationRow } from './attestation.reader';
+import { ATTESTATION_ROWS, AttestationRow } from './attestation.reader';
+
+const ROWS = ATTESTATION_ROWS.text;
 
 /**
  * Reads of attestations across an org: the org-wide listing, by commit, and by artifact. The listing walks
@@ -17,7 +19,7 @@ export class AttestationSearchReader {
       [orgId],
     );
     const rows: AttestationRow[] = await this.dataSource.query(
-      `SELECT ${ATTESTATION_COLUMNS} ${ATTESTATION_FROM}
+      `${ROWS}
        WHERE a.org_id = $1
        ORDER BY a.created_at DESC, a.id DESC
        LIMIT $2 OFFSET $3`,
@@ -33,7 +35,7 @@ export class AttestationSearchReader {
     filters: { flowName?: string; attestationName?: string; attestationId?: string; types?: { builtIn: string | null; customName: string | null } },
   ): Promise<AttestationRow[]> {
     return this.dataSource.query(
-      `SELECT ${ATTESTATION_COLUMNS} ${ATTESTATION_FROM}
+      `${ROWS}
        WHERE a.org_id = $1 AND a.git_commit_info IS NOT NULL AND (a.git_commit_info->>'sha1') = ANY($2::text[])
          AND ($3::text IS NULL OR f.name = $3)
          AND ($4::text IS NULL OR a.name = $4)
@@ -66,7 +68,7 @@ export class AttestationSearchReader {
    */
   async forArtifact(orgId: string, flowId: string, fingerprint: string, name: string): Promise<AttestationRow[]> {
     return this.dataSource.query(
-      `SELECT ${ATTESTATION_COLUMNS} ${ATTESTATION_FROM}
+      `${ROWS}
        WHERE a.org_id = $1 AND a.flow_id = $2 AND a.name = $4 AND a.artifact_name IS NOT NULL
          AND (starts_with(a.artifact_fingerprint, $3) OR EXISTS (
            SELECT 1 FROM artifacts r

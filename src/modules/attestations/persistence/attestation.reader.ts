@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NotFoundError } from '../../../common/errors/app-error';
 import { preparedQuery } from '../../../database/prepared-query';
+import { ident, selectList, Sql, sql, SqlIdent } from '../../../database/sql';
 
 /**
- * One attestation as read by ATTESTATION_SELECT (raw SQL, snake_case). `created_at` is Unix seconds with the
+ * One attestation as read by `attestationRowsFrom` (raw SQL, snake_case). `created_at` is Unix seconds with the
  * microseconds PostgreSQL stored.
  */
 export interface AttestationRow {
@@ -38,19 +39,54 @@ export interface AttestationRow {
 }
 
 /**
- * Columns of AttestationRow. Use as `SELECT ${ATTESTATION_COLUMNS} ${ATTESTATION_FROM} WHERE ...`
- * (aliases: a = attestations, f = flows, t = trails, o = organizations).
+ * The columns of AttestationRow, one typed expression per field (aliases: a = attestations, f = flows,
+ * t = trails, o = organizations): renaming a field of AttestationRow without its column does not compile.
  */
-export const ATTESTATION_COLUMNS = `a.id, o.name AS org_name, f.name AS flow_name, t.name AS trail_name, a.flow_seq,
-  a.moment_number, a.name, a.artifact_name, a.artifact_fingerprint, a.attestation_type, a.schema_version,
-  a.is_compliant, a.description, a.origin_url, a.external_urls, a.annotations, a.user_data, a.git_commit_info,
-  a.repo_info, a.data, encode(a.evidence_sha256, 'hex') AS evidence_sha256, a.evidence_filename, a.evidence_size,
-  a.evidence_content_type, a.reported_by, EXTRACT(EPOCH FROM a.created_at)::float8 AS created_at`;
+const ATTESTATION_COLUMNS = selectList<AttestationRow>({
+  id: sql`a.id`,
+  org_name: sql`o.name`,
+  flow_name: sql`f.name`,
+  trail_name: sql`t.name`,
+  flow_seq: sql`a.flow_seq`,
+  moment_number: sql`a.moment_number`,
+  name: sql`a.name`,
+  artifact_name: sql`a.artifact_name`,
+  artifact_fingerprint: sql`a.artifact_fingerprint`,
+  attestation_type: sql`a.attestation_type`,
+  schema_version: sql`a.schema_version`,
+  is_compliant: sql`a.is_compliant`,
+  description: sql`a.description`,
+  origin_url: sql`a.origin_url`,
+  external_urls: sql`a.external_urls`,
+  annotations: sql`a.annotations`,
+  user_data: sql`a.user_data`,
+  git_commit_info: sql`a.git_commit_info`,
+  repo_info: sql`a.repo_info`,
+  data: sql`a.data`,
+  evidence_sha256: sql`encode(a.evidence_sha256, 'hex')`,
+  evidence_filename: sql`a.evidence_filename`,
+  evidence_size: sql`a.evidence_size`,
+  evidence_content_type: sql`a.evidence_content_type`,
+  reported_by: sql`a.reported_by`,
+  created_at: sql`EXTRACT(EPOCH FROM a.created_at)::float8`,
+});
 
-export const ATTESTATION_FROM = `FROM attestations a
+/**
+ * `SELECT <AttestationRow columns> FROM <source> a JOIN flows f JOIN trails t JOIN organizations o`: the rows of
+ * `source` (the attestations table, or a CTE with its columns) as AttestationRow; continue with `WHERE ...`
+ * on those aliases. Built once per source, at module load.
+ */
+export function attestationRowsFrom(source: SqlIdent): Sql {
+  return sql`SELECT ${ATTESTATION_COLUMNS.sql}
+  FROM ${source} a
   JOIN flows f ON f.id = a.flow_id
   JOIN trails t ON t.id = a.trail_id
   JOIN organizations o ON o.id = a.org_id`;
+}
+
+/** Every reader of this module selects attestation rows with this text. */
+export const ATTESTATION_ROWS = attestationRowsFrom(ident('attestations'));
+const ROWS = ATTESTATION_ROWS.text;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -124,7 +160,7 @@ export class AttestationReader {
        )
        SELECT b.lo AS span_lo, b.hi AS span_hi, r.*
        FROM b LEFT JOIN LATERAL (
-         SELECT ${ATTESTATION_COLUMNS} ${ATTESTATION_FROM}
+         ${ROWS}
          WHERE a.flow_id = b.id
            AND a.flow_seq BETWEEN GREATEST(b.lo, b.hi - $5::bigint * $6::bigint + 1) AND b.hi - ($5::bigint - 1) * $6::bigint
          ORDER BY a.flow_seq DESC
@@ -139,7 +175,7 @@ export class AttestationReader {
   async inFlowById(flowId: string, id: string, from?: number, to?: number): Promise<AttestationRow[]> {
     if (!isUuid(id)) return [];
     return this.dataSource.query(
-      `SELECT ${ATTESTATION_COLUMNS} ${ATTESTATION_FROM}
+      `${ROWS}
        WHERE a.flow_id = $1 AND a.id = $2
          AND ($3::float8 IS NULL OR a.created_at >= to_timestamp($3::float8))
          AND ($4::float8 IS NULL OR a.created_at <= to_timestamp($4::float8))`,
@@ -149,14 +185,14 @@ export class AttestationReader {
 
   async inOrgById(orgId: string, id: string): Promise<AttestationRow[]> {
     if (!isUuid(id)) return [];
-    return this.dataSource.query(`SELECT ${ATTESTATION_COLUMNS} ${ATTESTATION_FROM} WHERE a.org_id = $1 AND a.id = $2`, [orgId, id]);
+    return this.dataSource.query(`${ROWS} WHERE a.org_id = $1 AND a.id = $2`, [orgId, id]);
   }
 
   /** Versions of one slot, newest first: a trail slot (artifactName null) or `<artifact>.<name>`. */
   async slotVersions(trailId: string, artifactName: string | null, name: string): Promise<AttestationRow[]> {
     const artifact = artifactName === null ? 'a.artifact_name IS NULL' : 'a.artifact_name = $3';
     return this.dataSource.query(
-      `SELECT ${ATTESTATION_COLUMNS} ${ATTESTATION_FROM}
+      `${ROWS}
        WHERE a.trail_id = $1 AND ${artifact} AND a.name = $2
        ORDER BY a.moment_number DESC, a.flow_seq DESC`,
       artifactName === null ? [trailId, name] : [trailId, name, artifactName],

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { preparedQuery } from '../../../database/prepared-query';
+import { ident, placeholder, Sql, sql, SqlIdent, trusted } from '../../../database/sql';
 import { MomentSql } from '../../ledger/ledger.module';
 import { OutboxSql } from '../../outbox/outbox.module';
 import { StagedEvidence } from '../upload/staged-evidence';
@@ -98,9 +99,9 @@ export const ATTESTATION_RECORDED = 'attestation.recorded';
  * statements use, so every write path raises the same events. Subject `{flow, trail}`; payload: the row's id,
  * name, type, verdict, slot, moment and reporter.
  */
-function attestationEventsSql(row: string, names: { flow: string; trail: string }, from: string, wanted: string): string {
+function attestationEventsSql(row: SqlIdent, names: { flow: Sql; trail: Sql }, from: Sql, wanted: Sql): Sql {
   return OutboxSql.insert(
-    `SELECT ${row}.org_id, '${ATTESTATION_RECORDED}', jsonb_build_object('flow', ${names.flow}, 'trail', ${names.trail}),
+    sql`SELECT ${row}.org_id, ${trusted(`'${ATTESTATION_RECORDED}'`)}, jsonb_build_object('flow', ${names.flow}, 'trail', ${names.trail}),
        jsonb_build_object('attestation_id', ${row}.id, 'attestation_name', ${row}.name, 'attestation_type', ${row}.attestation_type,
          'is_compliant', ${row}.is_compliant, 'artifact_name', ${row}.artifact_name, 'artifact_fingerprint', ${row}.artifact_fingerprint,
          'moment_number', ${row}.moment_number, 'reported_by', ${row}.reported_by)
@@ -122,6 +123,114 @@ function counterSql(perFlow: string): string {
        RETURNING fc.flow_id, fc.attestation_count, fc.last_attested_at`;
 }
 
+/** `AttestationRepository.insert`'s statement ($1 org, $2 flow, $3 count, $4 the rows as JSON), built once. */
+const INSERT_PLACED = ((): string => {
+  const columns = recordsetColumns([['ord', 'int'], ['flow_id', 'uuid'], ['trail_id', 'uuid'], ['moment_number', 'int']]);
+  return `WITH p AS (
+         SELECT $1::uuid AS org_id, $2::uuid AS flow_id, $3::int AS n
+       ), c AS (
+         ${counterSql('p')}
+       ), recorded AS (
+         ${attestationEventsSql(
+           ident('r'),
+           { flow: sql`f.name`, trail: sql`t.name` },
+           trusted(`jsonb_to_recordset($4::jsonb) AS r(${columns}) JOIN trails t ON t.id = r.trail_id JOIN flows f ON f.id = r.flow_id`),
+           OutboxSql.wanted(placeholder(1, 'uuid'), ATTESTATION_RECORDED),
+         ).text}
+       )
+       ${insertRowsSql(
+         'r',
+         { flowId: 'r.flow_id', trailId: 'r.trail_id', flowSeq: 'c.attestation_count - $3 + r.ord', momentNumber: 'r.moment_number', createdAt: 'c.last_attested_at' },
+         `c, jsonb_to_recordset($4::jsonb) AS r(${columns})`,
+         'r.ord',
+       )}`;
+})();
+
+/** The group statement's pieces that never vary, built once. */
+const RU = ident('ru');
+const GROUP_EVENTS_CTE = `, recorded AS (
+         ${attestationEventsSql(RU, { flow: sql`ru.flow_name`, trail: sql`ru.trail_name` }, sql`ru`, OutboxSql.wanted(sql`ru.org_id`, ATTESTATION_RECORDED)).text}
+       )`;
+const GROUP_ADVANCE = MomentSql.advance(ident('locked'), {
+  carry: [ident('org_id'), ident('flow_name'), ident('trail_name')],
+  alsoFrom: ident('ok'),
+  where: sql`ok.ok`,
+}).text;
+const GROUP_MOMENT_NUMBER = MomentSql.number(ident('u'), sql`r.pos`).text;
+const GROUP_MOMENTS = MomentSql.insert(
+  sql`SELECT ru.org_id, ru.trail_id, ru.moment_number, ru.moment_at, 'attestation', ru.template_id, ru.id FROM ru WHERE ru.first_slot`,
+).text;
+const GROUP_ROW_COLUMNS = recordsetColumns([
+  ['ord', 'int'],
+  ['flow_name', 'text'],
+  ['trail_name', 'text'],
+  ['pos', 'int'],
+  ['first_slot', 'boolean'],
+]);
+const GROUP_INSERT_ROWS = insertRowsSql(
+  'ru',
+  {
+    flowId: 'ru.flow_id',
+    trailId: 'ru.trail_id',
+    flowSeq: 'c.attestation_count - p.n + row_number() OVER (PARTITION BY c.flow_id ORDER BY ru.ord)',
+    momentNumber: 'ru.moment_number',
+    createdAt: 'c.last_attested_at',
+  },
+  'ru JOIN c ON c.flow_id = ru.flow_id JOIN per_flow p ON p.flow_id = ru.flow_id',
+  'ru.ord',
+);
+
+/**
+ * The one-statement group's name and text for a mode and a number of blobs: $1..$5 the trails and rows, then
+ * three parameters per blob, then (without events) the subscriptions' version. Each variant is built once
+ * per process (there are as many as prepared statements the pool keeps).
+ */
+const groupStatements = new Map<string, { name: string; text: string }>();
+function groupStatement(withEvents: boolean, blobCount: number): { name: string; text: string } {
+  const name = `veritrail_attestation_group_v4_${withEvents ? 'events' : 'quiet'}_b${blobCount}`;
+  const cached = groupStatements.get(name);
+  if (cached) return cached;
+  const blobTuples: string[] = [];
+  for (let i = 0; i < blobCount; i++) blobTuples.push(BLOB_TUPLE(6 + 3 * i));
+  const blobCte = blobTuples.length ? `, b AS (${evidenceBlobInsertSql(blobTuples, 'ok', 'ok.ok')} RETURNING sha256)` : '';
+  // Either the events CTE (rows of subscribed orgs get their event), or none at all, on condition that the
+  // subscriptions are still those the caller's copy says nobody in the group wants events from.
+  let okCondition = 'count(*) = cardinality($3::text[])';
+  if (!withEvents) okCondition += ` AND ${OutboxSql.unchangedSince(placeholder(6 + 3 * blobCount, 'bigint')).text}`;
+  const text = `WITH k AS (
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int[]) AS k(org_id, flow_name, trail_name, n)
+       ), locked AS (
+         SELECT t.id AS trail_id, k.org_id, k.flow_name, k.trail_name, k.n
+         FROM k
+         JOIN flows f ON f.org_id = k.org_id AND f.name = k.flow_name
+         JOIN trails t ON t.flow_id = f.id AND t.name = k.trail_name
+         ORDER BY t.id
+         FOR UPDATE OF t
+       ), ok AS (
+         SELECT ${okCondition} AS ok FROM locked
+       ), u AS (
+         ${GROUP_ADVANCE}
+       ), r AS (
+         SELECT * FROM jsonb_to_recordset($5::jsonb) AS r(${GROUP_ROW_COLUMNS})
+       ), ru AS (
+         SELECT r.*, u.trail_id, u.flow_id, ${GROUP_MOMENT_NUMBER} AS moment_number, u.template_id, u.moment_at
+         FROM r JOIN u ON u.org_id = r.org_id AND u.flow_name = r.flow_name AND u.trail_name = r.trail_name
+       ), m AS (
+         ${GROUP_MOMENTS}
+         RETURNING subject_id
+       ), per_flow AS (
+         -- the flow counters are taken last (after the moments), so they are held only for the insert and the commit
+         SELECT ru.org_id, ru.flow_id, count(*)::int AS n FROM ru, (SELECT count(*) FROM m) AS after_moments GROUP BY ru.org_id, ru.flow_id
+       ), c AS (
+         ${counterSql('per_flow')}
+       )${withEvents ? GROUP_EVENTS_CTE : ''}${blobCte}
+       ${GROUP_INSERT_ROWS}
+       RETURNING id, flow_id, trail_id, moment_number`;
+  const statement = { name, text };
+  groupStatements.set(name, statement);
+  return statement;
+}
+
 /**
  * Owns the tables `attestations` and `flow_attestation_counters`. Two ways in, with the same effects:
  * `insert` (in the caller's transaction, rows already placed in their trails) and `insertGroupAtOnce` (one
@@ -141,26 +250,8 @@ export class AttestationRepository {
     const flowId = rows[0].flow_id;
     if (rows.some((r) => r.flow_id !== flowId)) throw new Error('AttestationRepository.insert: attestations of several flows');
     const ordered = rows.map((row, i) => ({ ...row, ord: i + 1 }));
-    const columns = recordsetColumns([['ord', 'int'], ['flow_id', 'uuid'], ['trail_id', 'uuid'], ['moment_number', 'int']]);
     await manager.query(
-      `WITH p AS (
-         SELECT $1::uuid AS org_id, $2::uuid AS flow_id, $3::int AS n
-       ), c AS (
-         ${counterSql('p')}
-       ), recorded AS (
-         ${attestationEventsSql(
-           'r',
-           { flow: 'f.name', trail: 't.name' },
-           `jsonb_to_recordset($4::jsonb) AS r(${columns}) JOIN trails t ON t.id = r.trail_id JOIN flows f ON f.id = r.flow_id`,
-           OutboxSql.wanted('$1::uuid', ATTESTATION_RECORDED),
-         )}
-       )
-       ${insertRowsSql(
-         'r',
-         { flowId: 'r.flow_id', trailId: 'r.trail_id', flowSeq: 'c.attestation_count - $3 + r.ord', momentNumber: 'r.moment_number', createdAt: 'c.last_attested_at' },
-         `c, jsonb_to_recordset($4::jsonb) AS r(${columns})`,
-         'r.ord',
-       )}`,
+      INSERT_PLACED,
       [rows[0].org_id, flowId, rows.length, JSON.stringify(ordered)],
     );
   }
@@ -195,73 +286,13 @@ export class AttestationRepository {
       keys.map((t) => t.n),
       JSON.stringify(rows.map((row, i) => ({ ...row, ord: i + 1 }))),
     ];
-    const blobTuples: string[] = [];
-    for (const blob of blobs) {
-      values.push(blob.sha256, blob.size, blob.content);
-      blobTuples.push(BLOB_TUPLE(values.length - 2));
-    }
-    const blobCte = blobTuples.length ? `, b AS (${evidenceBlobInsertSql(blobTuples, 'ok', 'ok.ok')} RETURNING sha256)` : '';
-    // Either the events CTE (rows of subscribed orgs get their event), or none at all, on condition that the
-    // subscriptions are still those the caller's copy says nobody in the group wants events from.
-    let okCondition = 'count(*) = cardinality($3::text[])';
-    let eventsCte = '';
-    if ('unchangedSince' in events) {
-      values.push(events.unchangedSince);
-      okCondition += ` AND ${OutboxSql.unchangedSince(`$${values.length}::bigint`)}`;
-    } else {
-      eventsCte = `, recorded AS (
-         ${attestationEventsSql('ru', { flow: 'ru.flow_name', trail: 'ru.trail_name' }, 'ru', OutboxSql.wanted('ru.org_id', ATTESTATION_RECORDED))}
-       )`;
-    }
+    for (const blob of blobs) values.push(blob.sha256, blob.size, blob.content);
+    if ('unchangedSince' in events) values.push(events.unchangedSince);
+    const statement = groupStatement('withEvents' in events, blobs.length);
     return preparedQuery(
       this.dataSource,
-      `veritrail_attestation_group_v4_${eventsCte ? 'events' : 'quiet'}_b${blobTuples.length}`,
-      `WITH k AS (
-         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int[]) AS k(org_id, flow_name, trail_name, n)
-       ), locked AS (
-         SELECT t.id AS trail_id, k.org_id, k.flow_name, k.trail_name, k.n
-         FROM k
-         JOIN flows f ON f.org_id = k.org_id AND f.name = k.flow_name
-         JOIN trails t ON t.flow_id = f.id AND t.name = k.trail_name
-         ORDER BY t.id
-         FOR UPDATE OF t
-       ), ok AS (
-         SELECT ${okCondition} AS ok FROM locked
-       ), u AS (
-         ${MomentSql.advance('locked', { carry: ['org_id', 'flow_name', 'trail_name'], alsoFrom: 'ok', where: 'ok.ok' })}
-       ), r AS (
-         SELECT * FROM jsonb_to_recordset($5::jsonb) AS r(${recordsetColumns([
-           ['ord', 'int'],
-           ['flow_name', 'text'],
-           ['trail_name', 'text'],
-           ['pos', 'int'],
-           ['first_slot', 'boolean'],
-         ])})
-       ), ru AS (
-         SELECT r.*, u.trail_id, u.flow_id, ${MomentSql.number('u', 'r.pos')} AS moment_number, u.template_id, u.moment_at
-         FROM r JOIN u ON u.org_id = r.org_id AND u.flow_name = r.flow_name AND u.trail_name = r.trail_name
-       ), m AS (
-         ${MomentSql.insert(`SELECT ru.org_id, ru.trail_id, ru.moment_number, ru.moment_at, 'attestation', ru.template_id, ru.id FROM ru WHERE ru.first_slot`)}
-         RETURNING subject_id
-       ), per_flow AS (
-         -- the flow counters are taken last (after the moments), so they are held only for the insert and the commit
-         SELECT ru.org_id, ru.flow_id, count(*)::int AS n FROM ru, (SELECT count(*) FROM m) AS after_moments GROUP BY ru.org_id, ru.flow_id
-       ), c AS (
-         ${counterSql('per_flow')}
-       )${eventsCte}${blobCte}
-       ${insertRowsSql(
-         'ru',
-         {
-           flowId: 'ru.flow_id',
-           trailId: 'ru.trail_id',
-           flowSeq: 'c.attestation_count - p.n + row_number() OVER (PARTITION BY c.flow_id ORDER BY ru.ord)',
-           momentNumber: 'ru.moment_number',
-           createdAt: 'c.last_attested_at',
-         },
-         'ru JOIN c ON c.flow_id = ru.flow_id JOIN per_flow p ON p.flow_id = ru.flow_id',
-         'ru.ord',
-       )}
-       RETURNING id, flow_id, trail_id, moment_number`,
+      statement.name,
+      statement.text,
       values,
     );
   }

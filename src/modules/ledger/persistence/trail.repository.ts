@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
+import { ident, joinSql, Sql, sql, SqlIdent, trusted } from '../../../database/sql';
 import { OutboxSql } from '../../outbox/outbox.module';
 
 /** The outbox event of a new trail. */
@@ -39,7 +40,7 @@ export interface MomentEntry {
 const FIELD_SETTING_KINDS: ReadonlySet<MomentKind> = new Set(['trail_begun', 'trail_updated']);
 
 /** The trail's own fields as a moment keeps them: what `begin trail` can change later. */
-const FIELDS_SNAPSHOT = `jsonb_build_object('description', t.description, 'git_commit_info', t.git_commit_info,
+const FIELDS_SNAPSHOT = sql`jsonb_build_object('description', t.description, 'git_commit_info', t.git_commit_info,
   'repo_info', t.repo_info, 'user_data', t.user_data, 'origin_url', t.origin_url, 'external_urls', t.external_urls)`;
 
 /** A trail column a client may set, with its value and the SQL cast used to compare it with the stored one. */
@@ -63,21 +64,42 @@ export interface TrailField {
  * gaps, and every moment of one statement carries the same `created_at` as its trail's `updated_at`.
  */
 export const MomentSql = {
-  advance(source: string, options: { carry?: string[]; alsoFrom?: string; where?: string } = {}): string {
-    const carry = (options.carry ?? []).map((c) => `, s.${c}`).join('');
-    return `UPDATE trails t SET last_moment = t.last_moment + s.n, updated_at = clock_timestamp()
-       FROM ${source} s${options.alsoFrom ? `, ${options.alsoFrom}` : ''}
-       WHERE t.id = s.trail_id${options.where ? ` AND ${options.where}` : ''}
+  advance(source: SqlIdent, options: { carry?: readonly SqlIdent[]; alsoFrom?: SqlIdent; where?: Sql } = {}): Sql {
+    const carry = joinSql((options.carry ?? []).map((c) => sql`, s.${c}`), '');
+    return sql`UPDATE trails t SET last_moment = t.last_moment + s.n, updated_at = clock_timestamp()
+       FROM ${source} s${options.alsoFrom ? sql`, ${options.alsoFrom}` : sql``}
+       WHERE t.id = s.trail_id${options.where ? sql` AND ${options.where}` : sql``}
        RETURNING t.id AS trail_id, t.org_id AS trail_org_id, t.flow_id, t.last_moment, t.template_id, t.updated_at AS moment_at, s.n${carry}`;
   },
-  number(advanced: string, position: string): string {
-    return `${advanced}.last_moment - ${advanced}.n + ${position}`;
+  number(advanced: SqlIdent, position: Sql): Sql {
+    return sql`${advanced}.last_moment - ${advanced}.n + ${position}`;
   },
-  insert(select: string, extraColumns: string[] = []): string {
-    const extra = extraColumns.map((c) => `, ${c}`).join('');
-    return `INSERT INTO trail_moments (org_id, trail_id, moment_number, created_at, kind, template_id, subject_id${extra}) ${select}`;
+  /** `extraColumns`: moment columns beyond the seven (the trail fields snapshot). */
+  insert(select: Sql, extraColumns: ReadonlyArray<'fields'> = []): Sql {
+    const extra = joinSql(extraColumns.map((c) => sql`, ${ident(c)}`), '');
+    return sql`INSERT INTO trail_moments (org_id, trail_id, moment_number, created_at, kind, template_id, subject_id${extra}) ${select}`;
   },
 };
+
+/** The `trail.started` event of a new trail (CTE `ins`), when its org subscribes: built once. */
+const TRAIL_STARTED_EVENTS = OutboxSql.insert(
+  sql`SELECT ins.org_id, ${trusted(`'${TRAIL_STARTED}'`)}, jsonb_build_object('flow', f.name, 'trail', ins.name), jsonb_build_object('created_by', ins.created_by)
+            FROM ins JOIN flows f ON f.id = ins.flow_id WHERE ${OutboxSql.wanted(sql`ins.org_id`, TRAIL_STARTED)}`,
+).text;
+
+/** recordMoments' pieces, built once: the advance of CTE `k`, and the moment insert with or without the fields snapshot. */
+const U = ident('u');
+const ADVANCE_K = MomentSql.advance(ident('k')).text;
+const INSERT_MOMENTS_WITH_FIELDS = MomentSql.insert(
+  sql`SELECT u.trail_org_id, u.trail_id, ${MomentSql.number(U, sql`e.i`)}, u.moment_at, $6, u.template_id, e.subject_id, ${FIELDS_SNAPSHOT}
+                FROM u JOIN unnest($3::uuid[], $4::uuid[], $5::int[]) AS e(trail_id, subject_id, i) ON e.trail_id = u.trail_id
+                JOIN trails t ON t.id = u.trail_id`,
+  ['fields'],
+).text;
+const INSERT_MOMENTS = MomentSql.insert(
+  sql`SELECT u.trail_org_id, u.trail_id, ${MomentSql.number(U, sql`e.i`)}, u.moment_at, $6, u.template_id, e.subject_id
+                FROM u JOIN unnest($3::uuid[], $4::uuid[], $5::int[]) AS e(trail_id, subject_id, i) ON e.trail_id = u.trail_id`,
+).text;
 
 /**
  * Owns the tables `trails` and `trail_moments` (a trail's append-only log: a moment is only ever written
@@ -188,10 +210,7 @@ export class TrailRepository {
          VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')}, clock_timestamp(), clock_timestamp())
          ON CONFLICT (flow_id, name, org_id) DO NOTHING RETURNING id, org_id, flow_id, name, created_by
        ), started AS (
-         ${OutboxSql.insert(
-           `SELECT ins.org_id, '${TRAIL_STARTED}', jsonb_build_object('flow', f.name, 'trail', ins.name), jsonb_build_object('created_by', ins.created_by)
-            FROM ins JOIN flows f ON f.id = ins.flow_id WHERE ${OutboxSql.wanted('ins.org_id', TRAIL_STARTED)}`,
-         )}
+         ${TRAIL_STARTED_EVENTS}
        )
        SELECT id FROM ins`,
       values,
@@ -231,21 +250,9 @@ export class TrailRepository {
       `WITH k AS (
          SELECT * FROM unnest($1::uuid[], $2::int[]) AS k(trail_id, n)
        ), u AS (
-         ${MomentSql.advance('k')}
+         ${ADVANCE_K}
        )
-       ${
-         FIELD_SETTING_KINDS.has(kind)
-           ? MomentSql.insert(
-               `SELECT u.trail_org_id, u.trail_id, ${MomentSql.number('u', 'e.i')}, u.moment_at, $6, u.template_id, e.subject_id, ${FIELDS_SNAPSHOT}
-                FROM u JOIN unnest($3::uuid[], $4::uuid[], $5::int[]) AS e(trail_id, subject_id, i) ON e.trail_id = u.trail_id
-                JOIN trails t ON t.id = u.trail_id`,
-               ['fields'],
-             )
-           : MomentSql.insert(
-               `SELECT u.trail_org_id, u.trail_id, ${MomentSql.number('u', 'e.i')}, u.moment_at, $6, u.template_id, e.subject_id
-                FROM u JOIN unnest($3::uuid[], $4::uuid[], $5::int[]) AS e(trail_id, subject_id, i) ON e.trail_id = u.trail_id`,
-             )
-       }
+       ${FIELD_SETTING_KINDS.has(kind) ? INSERT_MOMENTS_WITH_FIELDS : INSERT_MOMENTS}
        RETURNING trail_id, moment_number, created_at`,
       [[...perTrail.keys()], [...perTrail.values()], entries.map((e) => e.trailId), entries.map((e) => e.subjectId), position, kind],
     );

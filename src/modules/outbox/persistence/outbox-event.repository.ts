@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { Sql, sql, trusted } from '../../../database/sql';
 
 /** An event raised by a change, for whoever listens (notification delivery). */
 export interface OutboxEvent {
@@ -22,28 +23,42 @@ const EVENT_TYPE = /^[a-z][a-z_]*(\.[a-z][a-z_]*)+$/;
  * SQL pieces for a statement that writes outbox events together with its own rows (the one-statement
  * attestation group, the insert of a new trail), so that the events' table and the subscription check are
  * defined here, once, as MomentSql does for moments:
+ * (typed fragments, see src/database/sql.ts):
  * - `insert(select)`: the INSERT into `outbox_events` of a SELECT of (org_id, type, subject, payload);
  * - `wanted(orgId, type)`: a condition that org `orgId` (an SQL expression) subscribes to `type` (one primary-key
  *   probe): a hot path appends only the events someone will consume.
  * A statement that inserts events also wakes the relays (a trigger sends NOTIFY veritrail_outbox on commit).
  */
 export const OutboxSql = {
-  insert(select: string): string {
-    return `INSERT INTO outbox_events (org_id, type, subject, payload) ${select}`;
+  insert(select: Sql): Sql {
+    return sql`INSERT INTO outbox_events (org_id, type, subject, payload) ${select}`;
   },
-  wanted(orgId: string, type: string): string {
+  wanted(orgId: Sql, type: string): Sql {
     if (!EVENT_TYPE.test(type)) throw new Error(`invalid event type '${type}'`);
-    return `EXISTS (SELECT 1 FROM outbox_subscriptions s WHERE s.org_id = ${orgId} AND s.event_type = '${type}')`;
+    // the type is a checked constant of the caller's code: written as a literal, so the statement's text (and
+    // its parameter list) stays what a prepared statement expects
+    return sql`EXISTS (SELECT 1 FROM outbox_subscriptions s WHERE s.org_id = ${orgId} AND s.event_type = ${trusted(`'${type}'`)})`;
   },
   /**
    * A condition that the subscriptions are still at `version` (an SQL expression): a statement that leaves its
    * events out because a copy of the subscriptions said nobody wants them is written only if that copy is
    * still current when the statement runs.
    */
-  unchangedSince(version: string): string {
-    return `(SELECT v.version FROM outbox_subscription_version v WHERE v.id = 1) = ${version}`;
+  unchangedSince(version: Sql): Sql {
+    return sql`(SELECT v.version FROM outbox_subscription_version v WHERE v.id = 1) = ${version}`;
   },
 };
+
+/** The two inserts of `append` (all events, or only those some subscription wants), built once. */
+const APPEND = (onlyIfWanted: boolean) =>
+  OutboxSql.insert(
+    sql`SELECT e.org_id, e.type, e.subject, e.payload
+         FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::jsonb[]) WITH ORDINALITY AS e(org_id, type, subject, payload, ord)
+         ${onlyIfWanted ? sql`WHERE EXISTS (SELECT 1 FROM outbox_subscriptions s WHERE s.org_id = e.org_id AND s.event_type = e.type)` : sql``}
+         ORDER BY e.ord`,
+  ).text;
+const APPEND_ALL = APPEND(false);
+const APPEND_WANTED = APPEND(true);
 
 /** Every subscription at one version (what a process copies to decide without a query). */
 export interface SubscriptionRows {
@@ -61,12 +76,7 @@ export class OutboxEventRepository {
   async append(manager: EntityManager, events: OutboxEvent[], onlyIfWanted = false): Promise<void> {
     if (!events.length) return;
     await manager.query(
-      OutboxSql.insert(
-        `SELECT e.org_id, e.type, e.subject, e.payload
-         FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::jsonb[]) WITH ORDINALITY AS e(org_id, type, subject, payload, ord)
-         ${onlyIfWanted ? `WHERE EXISTS (SELECT 1 FROM outbox_subscriptions s WHERE s.org_id = e.org_id AND s.event_type = e.type)` : ''}
-         ORDER BY e.ord`,
-      ),
+      onlyIfWanted ? APPEND_WANTED : APPEND_ALL,
       [events.map((e) => e.orgId), events.map((e) => e.type), events.map((e) => JSON.stringify(e.subject)), events.map((e) => JSON.stringify(e.payload))],
     );
   }

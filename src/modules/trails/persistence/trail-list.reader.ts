@@ -3,6 +3,8 @@ import { DataSource } from 'typeorm';
 import type { TrailRecord } from '../domain/trail-state';
 import { TRAIL_COLUMNS } from '../read-model/trail-state.reader';
 
+const COLUMNS = TRAIL_COLUMNS.sql.text;
+
 export interface TrailListFilter {
   /** the flow's id (resolved by the caller: a missing flow is the caller's answer to give) */
   flowId?: string;
@@ -39,7 +41,7 @@ export class TrailListReader {
     const from = `FROM trails t JOIN flows f ON f.id = t.flow_id WHERE ${where.join(' AND ')}`;
     const [{ total }]: Array<{ total: number }> = await this.dataSource.query(`SELECT count(*)::int AS total ${from}`, params);
     const rows: TrailRecord[] = await this.dataSource.query(
-      `SELECT ${TRAIL_COLUMNS} ${from} ORDER BY t.created_at DESC, t.id LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
+      `SELECT ${COLUMNS} ${from} ORDER BY t.created_at DESC, t.id LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
       params,
     );
     return { rows, total };

@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../common/config/app-config';
 import { InjectConfig } from '../../../common/config/config.decorators';
+import { ident, selectList, sql } from '../../../database/sql';
 import { NotFoundError } from '../../../common/errors/app-error';
-import { ATTESTATION_COLUMNS, AttestationRow, toAttestationResponse } from '../../attestations/attestations.module';
+import { attestationRowsFrom, AttestationRow, toAttestationResponse } from '../../attestations/attestations.module';
 import { EMPTY_TEMPLATE, FlowDirectory, StoredTemplate } from '../../flows/flows.module';
 import { evaluateCompliance, SlotAttestation } from '../domain/compliance';
 import { ArtifactRecord, MomentRecord, TrailEvent, TrailFields, TrailRecord, TrailState } from '../domain/trail-state';
@@ -25,12 +26,29 @@ export const TRAIL_STATE_READS = {
   repos: 'repos',
 } as const;
 
-export const TRAIL_COLUMNS = `t.id, t.org_id, t.flow_id, f.name AS flow_name, f.tags AS flow_tags, t.name, t.description,
-  t.template_id, t.git_commit_info, t.repo_info,
-  (SELECT r.id FROM repos r WHERE r.org_id = t.org_id
-     AND r.external_id = COALESCE(NULLIF(t.repo_info->>'id', ''), t.repo_info->>'name')) AS repo_id,
-  t.user_data, t.origin_url, t.external_urls, t.last_moment, t.created_by,
-  EXTRACT(EPOCH FROM t.created_at)::float8 AS created_at, EXTRACT(EPOCH FROM t.updated_at)::float8 AS updated_at`;
+/** The columns of TrailRecord (aliases: t = trails, f = flows), one typed expression per field. */
+export const TRAIL_COLUMNS = selectList<TrailRecord>({
+  id: sql`t.id`,
+  org_id: sql`t.org_id`,
+  flow_id: sql`t.flow_id`,
+  flow_name: sql`f.name`,
+  flow_tags: sql`f.tags`,
+  name: sql`t.name`,
+  description: sql`t.description`,
+  template_id: sql`t.template_id`,
+  git_commit_info: sql`t.git_commit_info`,
+  repo_info: sql`t.repo_info`,
+  repo_id: sql`(SELECT r.id FROM repos r WHERE r.org_id = t.org_id
+     AND r.external_id = COALESCE(NULLIF(t.repo_info->>'id', ''), t.repo_info->>'name'))`,
+  user_data: sql`t.user_data`,
+  origin_url: sql`t.origin_url`,
+  external_urls: sql`t.external_urls`,
+  last_moment: sql`t.last_moment`,
+  created_by: sql`t.created_by`,
+  created_at: sql`EXTRACT(EPOCH FROM t.created_at)::float8`,
+  updated_at: sql`EXTRACT(EPOCH FROM t.updated_at)::float8`,
+});
+const TRAIL_COLUMNS_TEXT = TRAIL_COLUMNS.sql.text;
 
 const AGO_UNITS = { second: 'second', minute: 'minute', hour: 'hour', day: 'day', week: 'week', month: 'month' } as const;
 
@@ -71,11 +89,8 @@ function latestSlotCtes(trailId: string, upTo: string): string {
     )`;
 }
 
-const LATEST_SLOT_ROWS = `SELECT ${ATTESTATION_COLUMNS}
-  FROM latest a
-  JOIN flows f ON f.id = a.flow_id
-  JOIN trails t ON t.id = a.trail_id
-  JOIN organizations o ON o.id = a.org_id`;
+/** The `latest` CTE's rows as AttestationRow (the attestations module's typed select list), built once. */
+const LATEST_SLOT_ROWS = attestationRowsFrom(ident('latest')).text;
 
 /** Latest report per artifact template name of trail `trailId` at moments <= `upTo`. */
 function latestArtifactsSql(trailId: string, upTo: string): string {
@@ -97,7 +112,33 @@ export function readAtQuery(
   selector: MomentSelector,
   withState = true,
 ): { sql: string; params: unknown[] } {
-  const params: unknown[] = [orgId, flowName, trailName];
+  return trailAtQuery(orgId, { flowName, trailName }, selector, withState);
+}
+
+/** A trail by its names, or by its id (a trail already resolved, e.g. pinned by the ledger). */
+export type TrailAddress = { flowName: string; trailName: string } | { trailId: string };
+
+/**
+ * The read by names: every flow of that name (none: no rows, the flow is missing), with its trail of that name
+ * (none: a row with a null id). The read by id: the trail and its flow (none: no rows).
+ */
+const BY_NAME = {
+  from: `FROM flows f
+       LEFT JOIN trails t ON t.flow_id = f.id AND t.name = $3`,
+  where: `WHERE f.org_id = $1 AND f.name = $2`,
+};
+const BY_ID = {
+  from: `FROM trails t
+       JOIN flows f ON f.id = t.flow_id`,
+  where: `WHERE t.org_id = $1 AND t.id = $2`,
+};
+
+function trailAtQuery(orgId: string, address: TrailAddress, selector: MomentSelector, withState: boolean): { sql: string; params: unknown[] } {
+  const byId = 'trailId' in address;
+  const params: unknown[] = byId ? [orgId, address.trailId] : [orgId, address.flowName, address.trailName];
+  const { from, where: addressed } = byId ? BY_ID : BY_NAME;
+  /** the selector's parameter, after the address's */
+  const p = `$${params.length + 1}`;
   let where: string;
   let order = '';
   switch (selector.kind) {
@@ -106,12 +147,12 @@ export function readAtQuery(
       if (selector.kind === 'number' && selector.number > MAX_MOMENT) where = 'false';
       else {
         params.push(selector.kind === 'number' ? selector.number : selector.steps);
-        where = selector.kind === 'number' ? `m.moment_number = $4` : `m.moment_number = t.last_moment - $4`;
+        where = selector.kind === 'number' ? `m.moment_number = ${p}` : `m.moment_number = t.last_moment - ${p}`;
       }
       break;
     case 'at':
       params.push(selector.epochMicros.toString());
-      where = `m.created_at <= 'epoch'::timestamptz + $4::bigint * interval '1 microsecond'`;
+      where = `m.created_at <= 'epoch'::timestamptz + ${p}::bigint * interval '1 microsecond'`;
       order = 'ORDER BY m.created_at DESC, m.moment_number DESC';
       break;
     case 'now':
@@ -120,17 +161,16 @@ export function readAtQuery(
       break;
     case 'ago':
       params.push(selector.amount);
-      where = `m.created_at <= now() - $4::int * interval '1 ${AGO_UNITS[selector.unit]}'`;
+      where = `m.created_at <= now() - ${p}::int * interval '1 ${AGO_UNITS[selector.unit]}'`;
       order = 'ORDER BY m.created_at DESC, m.moment_number DESC';
       break;
   }
   const tr = `tr AS (
-       SELECT ${TRAIL_COLUMNS}, m.moment_number AS m_number,
+       SELECT ${TRAIL_COLUMNS_TEXT}, m.moment_number AS m_number,
          EXTRACT(EPOCH FROM m.created_at)::float8 AS m_created_at, m.template_id AS m_template_id, mf.fields AS m_fields,
          (SELECT r.id FROM repos r WHERE r.org_id = t.org_id
             AND r.external_id = COALESCE(NULLIF(mf.fields->'repo_info'->>'id', ''), mf.fields->'repo_info'->>'name')) AS m_repo_id
-       FROM flows f
-       LEFT JOIN trails t ON t.flow_id = f.id AND t.name = $3
+       ${from}
        LEFT JOIN LATERAL (
          SELECT m.moment_number, m.created_at, m.template_id FROM trail_moments m
          WHERE m.trail_id = t.id AND ${where} ${order} LIMIT 1
@@ -140,16 +180,16 @@ export function readAtQuery(
          WHERE x.trail_id = t.id AND x.fields IS NOT NULL AND x.moment_number <= m.moment_number
          ORDER BY x.moment_number DESC LIMIT 1
        ) mf ON true
-       WHERE f.org_id = $1 AND f.name = $2
+       ${addressed}
      )`;
   if (!withState) return { sql: `WITH ${tr} SELECT tr.*, NULL AS slot_rows, NULL AS artifact_rows FROM tr`, params };
-  const sql = `WITH RECURSIVE ${tr}, ${latestSlotCtes('(SELECT id FROM tr)', '(SELECT m_number FROM tr)')}
+  const text = `WITH RECURSIVE ${tr}, ${latestSlotCtes('(SELECT id FROM tr)', '(SELECT m_number FROM tr)')}
      SELECT tr.*,
        (SELECT json_agg(x ORDER BY x.moment_number) FROM (${LATEST_SLOT_ROWS}) x) AS slot_rows,
        (SELECT json_agg(y ORDER BY y.moment_number)
           FROM (${latestArtifactsSql('(SELECT id FROM tr)', '(SELECT m_number FROM tr)')}) y) AS artifact_rows
      FROM tr`;
-  return { sql, params };
+  return { sql: text, params };
 }
 
 /**
@@ -179,7 +219,31 @@ export class TrailStateReader {
     /** the base of the `html_url`s in the state (the service's own by default) */
     publicBaseUrl = this.config.publicBaseUrl,
   ): Promise<{ trail: TrailRecord; moment: MomentRecord | null; state: TrailState | null }> {
-    const { sql, params } = readAtQuery(orgId, flowName, trailName, selector, withState);
+    return this.readAddressed(orgId, { flowName, trailName }, selector, withState, publicBaseUrl);
+  }
+
+  /**
+   * readAt for a trail already resolved to its id (the ledger pinned it): the same answer, without resolving
+   * its names again.
+   */
+  async readByIdAt(
+    orgId: string,
+    trailId: string,
+    selector: MomentSelector,
+    withState = true,
+    publicBaseUrl = this.config.publicBaseUrl,
+  ): Promise<{ trail: TrailRecord; moment: MomentRecord | null; state: TrailState | null }> {
+    return this.readAddressed(orgId, { trailId }, selector, withState, publicBaseUrl);
+  }
+
+  private async readAddressed(
+    orgId: string,
+    address: TrailAddress,
+    selector: MomentSelector,
+    withState: boolean,
+    publicBaseUrl: string,
+  ): Promise<{ trail: TrailRecord; moment: MomentRecord | null; state: TrailState | null }> {
+    const { sql: text, params } = trailAtQuery(orgId, address, selector, withState);
     const rows: Array<
       TrailRecord & {
         m_number: number | null;
@@ -190,10 +254,14 @@ export class TrailStateReader {
         slot_rows: AttestationRow[] | null;
         artifact_rows: ArtifactRecord[] | null;
       }
-    > = await this.dataSource.query(sql, params);
-    if (!rows.length) throw new NotFoundError(`Flow '${flowName}' not found`);
+    > = await this.dataSource.query(text, params);
+    if ('trailId' in address) {
+      if (!rows.length) throw new NotFoundError(`Trail '${address.trailId}' not found`);
+    } else {
+      if (!rows.length) throw new NotFoundError(`Flow '${address.flowName}' not found`);
+      if (!rows[0].id) throw new NotFoundError(`Trail '${address.trailName}' not found in flow '${address.flowName}'`);
+    }
     const row = rows[0];
-    if (!row.id) throw new NotFoundError(`Trail '${trailName}' not found in flow '${flowName}'`);
     if (row.m_number === null) return { trail: row, moment: null, state: null };
     const moment = {
       momentNumber: row.m_number,
