@@ -1,4 +1,5 @@
 /** The fault suite's client and load: real HTTP (fetch) against a service process, no supertest app. */
+import { backOff } from '../support/wait';
 
 const ORG = 'faults';
 const TRAILS = 6;
@@ -216,7 +217,7 @@ export class MixedLoad {
         // no answer at all: the service is gone (connection refused or reset)
         this.stats.refused++;
         // a refused connection fails at once: a short pause, so the loops do not spin while the service is down
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await backOff(20);
       }
       this.notify();
     }

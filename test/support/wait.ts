@@ -32,6 +32,14 @@ export async function waitOrGiveUp<T>(check: () => T | Promise<T>, options: Wait
   }
 }
 
+/**
+ * A load generator's back-off after a refused connection, so its loops do not spin while a service is down.
+ * Not a wait for a condition: tests wait with waitFor. Kept here, the one file where timers live.
+ */
+export function backOff(ms: number): Promise<void> {
+  return pause(ms);
+}
+
 function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
