@@ -20,6 +20,7 @@ import { SnykAttestationModule } from './attestations/types/snyk/snyk-attestatio
 import { SonarAttestationModule } from './attestations/types/sonar/sonar-attestation.module';
 import { ControlsModule } from './controls/controls.module';
 import { EvaluationsModule } from './evaluations/evaluations.module';
+import { EvidenceLogModule } from './evidence-log/evidence-log.module';
 import { FlowsModule } from './flows/flows.module';
 import { HealthModule } from './health/health.module';
 import { IdentityModule } from './identity/identity.module';
@@ -70,4 +71,5 @@ export const FEATURE_MODULES = [
   ServerEnvironmentTypeModule,
   LambdaEnvironmentTypeModule,
   ActionsModule,
+  EvidenceLogModule,
 ];

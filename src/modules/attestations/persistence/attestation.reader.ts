@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { NotFoundError } from '../../../common/errors/app-error';
 import { preparedQuery } from '../../../database/prepared-query';
 
@@ -150,6 +150,19 @@ export class AttestationReader {
   async inOrgById(orgId: string, id: string): Promise<AttestationRow[]> {
     if (!isUuid(id)) return [];
     return this.dataSource.query(`SELECT ${ATTESTATION_COLUMNS} ${ATTESTATION_FROM} WHERE a.org_id = $1 AND a.id = $2`, [orgId, id]);
+  }
+
+  /**
+   * Rows just written, read inside the writer's transaction (for their evidence log entries: the same columns
+   * as the read routes, plus `recorded_at`, the creation time as RFC 3339 UTC with microseconds).
+   */
+  async writtenInTransaction(manager: EntityManager, ids: string[]): Promise<Array<AttestationRow & { org_id: string; recorded_at: string }>> {
+    return manager.query(
+      `SELECT ${ATTESTATION_COLUMNS}, a.org_id,
+         to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_at
+       ${ATTESTATION_FROM} WHERE a.id = ANY($1::uuid[]) ORDER BY a.flow_seq`,
+      [ids],
+    );
   }
 
   /** Versions of one slot, newest first: a trail slot (artifactName null) or `<artifact>.<name>`. */

@@ -1,4 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../../common/config/app-config';
+import { EvidenceLog } from '../../evidence-log/evidence-log.module';
+import { toAttestationResponse } from '../dto/attestation.response';
+import { AttestationReader } from '../persistence/attestation.reader';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { normaliseExternalUrls } from '../../../common/evidence/evidence-validators';
@@ -69,6 +73,9 @@ export class AttestationRecorder {
     private readonly store: EvidenceStore,
     private readonly attestations: AttestationRepository,
     private readonly subscriptions: SubscriptionCopy,
+    private readonly reader: AttestationReader,
+    private readonly evidenceLog: EvidenceLog,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** prepare + insert: one attestation in the caller's transaction. */
@@ -134,11 +141,35 @@ export class AttestationRecorder {
     return placed.map((item, i) => prepared(item, item.trail, ids[i], item.slots, moments[i].momentNumber));
   }
 
-  /** Inserts prepared attestations of one flow under its counter (see AttestationRepository.insert). */
-  insert(manager: EntityManager, prepared: PreparedAttestation[]): Promise<void> {
-    return this.attestations.insert(
+  /**
+   * Inserts prepared attestations of one flow under its counter (see AttestationRepository.insert), and appends
+   * one evidence log entry per row in the same transaction. The entry's record is the row as the read route
+   * `GET /attestations/{org}?attestation_id=<id>` answers it (same columns, same mapper).
+   */
+  async insert(manager: EntityManager, prepared: PreparedAttestation[]): Promise<void> {
+    const rows = prepared.flatMap((p) => p.rows);
+    await this.attestations.insert(manager, rows);
+    const written = await this.reader.writtenInTransaction(
       manager,
-      prepared.flatMap((p) => p.rows),
+      rows.map((r) => r.id),
+    );
+    await this.evidenceLog.append(
+      manager,
+      written.map((row) => ({
+        orgId: row.org_id,
+        org: row.org_name,
+        kind: 'attestation',
+        id: row.id,
+        record: toAttestationResponse(row, this.config.publicBaseUrl),
+        recordedAt: row.recorded_at,
+        locators: {
+          flow: row.flow_name,
+          trail: row.trail_name,
+          moment: row.moment_number,
+          ...(row.artifact_fingerprint ? { fingerprint: row.artifact_fingerprint } : {}),
+          ...(row.evidence_sha256 ? { evidence_sha256: row.evidence_sha256 } : {}),
+        },
+      })),
     );
   }
 
@@ -149,6 +180,9 @@ export class AttestationRecorder {
    * exist yet (the caller then takes the general path, which creates them).
    */
   async recordGroupAtOnce(inputs: RecordAttestationInput[]): Promise<RecordedAttestation[] | null> {
+    // Every attestation now appends an evidence log entry in its own transaction (under the org's log lock),
+    // which this autocommit statement cannot do yet: the general path writes every group until it can.
+    if (LOG_IN_ONE_STATEMENT_PENDING) return null;
     const items = inputs.map(plan);
     if (items.some((i) => i.fields.artifactFingerprint || i.fields.repoInfo)) return null;
     if (items.some((i) => i.input.evidence && i.input.evidence.size > GROUP_BLOB_MAX_BYTES)) return null;
@@ -190,6 +224,9 @@ export class AttestationRecorder {
     });
   }
 }
+
+/** The one-statement path does not append log entries yet (see recordGroupAtOnce). */
+const LOG_IN_ONE_STATEMENT_PENDING = true;
 
 const UNPLACED: Pick<EnsuredTrail, 'flowId' | 'trailId' | 'created'> = { flowId: '', trailId: '', created: false };
 
