@@ -50,12 +50,12 @@ export class EvidenceLogController {
   @ApiErrors({ 404: 'tree_size is larger than the log, or no entry has that leaf hash' })
   inclusion(@CurrentOrg() org: OrgContext, @Query() query: InclusionRequestDto) {
     if ((query.index === undefined) === (query.leaf_hash === undefined)) {
-      throw new ValidationError({ index: 'give exactly one of index and leaf_hash' });
+      throw new ValidationError({ 'query.index': 'give exactly one of index and leaf_hash' });
     }
     const leafHash = query.leaf_hash === undefined ? undefined : decodeHash(query.leaf_hash);
-    if (leafHash === null) throw new ValidationError({ leaf_hash: 'must be 64 hex digits or the base64 of 32 bytes' });
+    if (leafHash === null) throw new ValidationError({ 'query.leaf_hash': 'must be 64 hex digits or the base64 of 32 bytes' });
     if (query.index !== undefined && query.index >= query.tree_size) {
-      throw new ValidationError({ index: 'must be smaller than tree_size' });
+      throw new ValidationError({ 'query.index': 'must be smaller than tree_size' });
     }
     return this.queryBus.execute(new InclusionProofQuery({ ...orgScope(org), index: query.index, leafHash, treeSize: query.tree_size }));
   }
@@ -64,7 +64,7 @@ export class EvidenceLogController {
   @ApiSuccess(CONSISTENCY_SCHEMA)
   @ApiErrors({ 404: 'second is larger than the log' })
   consistency(@CurrentOrg() org: OrgContext, @Query() query: ConsistencyRequestDto) {
-    if (query.first > query.second) throw new ValidationError({ first: 'must not be greater than second' });
+    if (query.first > query.second) throw new ValidationError({ 'query.first': 'must not be greater than second' });
     return this.queryBus.execute(new ConsistencyProofQuery({ ...orgScope(org), first: query.first, second: query.second }));
   }
 
