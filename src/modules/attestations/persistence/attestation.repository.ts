@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { preparedQuery } from '../../../database/prepared-query';
+import { preparedQuery, preparedQueryIn } from '../../../database/prepared-query';
 import { MomentSql } from '../../ledger/ledger.module';
 import { OutboxSql } from '../../outbox/outbox.module';
 import { StagedEvidence } from '../upload/staged-evidence';
@@ -177,6 +177,8 @@ export class AttestationRepository {
     rows: GroupRow[],
     blobs: BlobRow[],
     events: GroupEvents,
+    /** The transaction to run in (the evidence log entries join it); autocommit without one. */
+    manager?: EntityManager,
   ): Promise<Array<{ id: string; flow_id: string; trail_id: string; moment_number: number }>> {
     // One entry per distinct trail (org, flow, trail name) with the number of attestations it takes.
     const trails = new Map<string, { org_id: string; flow_name: string; trail_name: string; n: number }>();
@@ -213,8 +215,9 @@ export class AttestationRepository {
          ${attestationEventsSql('ru', { flow: 'ru.flow_name', trail: 'ru.trail_name' }, 'ru', OutboxSql.wanted('ru.org_id', ATTESTATION_RECORDED))}
        )`;
     }
-    return preparedQuery(
-      this.dataSource,
+    const run = <T>(name: string, text: string, values: unknown[]) =>
+      manager ? preparedQueryIn<T>(manager, name, text, values) : preparedQuery<T>(this.dataSource, name, text, values);
+    return run(
       `veritrail_attestation_group_v4_${eventsCte ? 'events' : 'quiet'}_b${blobTuples.length}`,
       `WITH k AS (
          SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int[]) AS k(org_id, flow_name, trail_name, n)

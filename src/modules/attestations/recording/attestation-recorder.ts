@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { normaliseExternalUrls } from '../../../common/evidence/evidence-validators';
 import { NotFoundError } from '../../../common/errors/app-error';
+import { UnitOfWork } from '../../../database/unit-of-work';
 import { ArtifactDirectory } from '../../artifacts/artifacts.module';
 import { EnsuredTrail, TrailLedger } from '../../ledger/ledger.module';
 import { SubscriptionCopy } from '../../outbox/outbox.module';
@@ -16,7 +17,10 @@ import { EvidenceStore } from '../persistence/evidence.store';
 import { AttestationRecordFields, AttestationTypeDefinition } from '../types/attestation-type';
 import { StagedEvidence } from '../upload/staged-evidence';
 
-/** A one-statement group write that committed but did not come back as expected; never retried. */
+/**
+ * A one-statement group write that committed but did not come back as expected; never retried. (The group now
+ * runs in a transaction with its log entries, so a short write rolls back instead; kept for the batcher's check.)
+ */
 export class GroupCommittedError extends Error {}
 
 /** Attachments up to this size may go in a one-statement group write (they are sent as parameters). */
@@ -74,6 +78,7 @@ export class AttestationRecorder {
     private readonly attestations: AttestationRepository,
     private readonly subscriptions: SubscriptionCopy,
     private readonly reader: AttestationReader,
+    private readonly uow: UnitOfWork,
     private readonly evidenceLog: EvidenceLog,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -149,10 +154,15 @@ export class AttestationRecorder {
   async insert(manager: EntityManager, prepared: PreparedAttestation[]): Promise<void> {
     const rows = prepared.flatMap((p) => p.rows);
     await this.attestations.insert(manager, rows);
-    const written = await this.reader.writtenInTransaction(
+    await this.logRows(
       manager,
       rows.map((r) => r.id),
     );
+  }
+
+  /** One evidence log entry per attestation row just written in this transaction. */
+  private async logRows(manager: EntityManager, ids: string[]): Promise<void> {
+    const written = await this.reader.writtenInTransaction(manager, ids);
     await this.evidenceLog.append(
       manager,
       written.map((row) => ({
@@ -180,9 +190,6 @@ export class AttestationRecorder {
    * exist yet (the caller then takes the general path, which creates them).
    */
   async recordGroupAtOnce(inputs: RecordAttestationInput[]): Promise<RecordedAttestation[] | null> {
-    // Every attestation now appends an evidence log entry in its own transaction (under the org's log lock),
-    // which this autocommit statement cannot do yet: the general path writes every group until it can.
-    if (LOG_IN_ONE_STATEMENT_PENDING) return null;
     const items = inputs.map(plan);
     if (items.some((i) => i.fields.artifactFingerprint || i.fields.repoInfo)) return null;
     if (items.some((i) => i.input.evidence && i.input.evidence.size > GROUP_BLOB_MAX_BYTES)) return null;
@@ -207,15 +214,22 @@ export class AttestationRecorder {
       : { unchangedSince: subscribed.version };
     // Blobs kept outside PostgreSQL are stored first, under their content address; the statement stores the rest.
     const inlineBlobs = await this.store.putAhead(distinctBlobs(inputs));
-    const inserted = await this.attestations.insertGroupAtOnce(rows, inlineBlobs, events);
+    // The statement and the group's evidence log entries commit together (one transaction, two more statements).
+    const inserted = await this.uow.run(async (manager) => {
+      const written = await this.attestations.insertGroupAtOnce(rows, inlineBlobs, events, manager);
+      if (!written.length) return written;
+      // Part of a group would be kept without the rest: rolled back, and the batcher takes the general path.
+      if (written.length !== rows.length) throw new Error(`group insert wrote ${written.length} of ${rows.length} rows; rolled back`);
+      await this.logRows(
+        manager,
+        rows.map((r) => r.id),
+      );
+      return written;
+    });
     if (!inserted.length) {
       // A missing flow or trail, or subscriptions newer than this process's copy: the general path writes it.
       if ('unchangedSince' in events) await this.subscriptions.refresh();
       return null;
-    }
-    if (inserted.length !== rows.length) {
-      // Committed already: must not be retried (that would record attestations twice).
-      throw new GroupCommittedError(`group insert wrote ${inserted.length} of ${rows.length} rows`);
     }
     const byId = new Map(inserted.map((row) => [row.id, row]));
     return planned.map(({ ids }) => {
@@ -224,9 +238,6 @@ export class AttestationRecorder {
     });
   }
 }
-
-/** The one-statement path does not append log entries yet (see recordGroupAtOnce). */
-const LOG_IN_ONE_STATEMENT_PENDING = true;
 
 const UNPLACED: Pick<EnsuredTrail, 'flowId' | 'trailId' | 'created'> = { flowId: '', trailId: '', created: false };
 
