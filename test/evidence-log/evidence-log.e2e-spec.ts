@@ -3,12 +3,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
-import { canonicalJson, decodeHash, leafHash, parseCheckpoint, verifyConsistency, verifyInclusion } from '../../libs/transparency/src';
+import { canonicalJson, decodeHash, leafHash, MemoryTree, parseCheckpoint, verifyConsistency, verifyInclusion } from '../../libs/transparency/src';
 import { runVerifyCli } from '../../libs/transparency/verifier/run-cli';
 import { LogSigner } from '../../src/modules/evidence-log/evidence-log.module';
 import { postGeneric } from '../support/attestation-helpers';
 import { bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
+import { waitFor } from '../support/wait';
 
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
@@ -143,6 +144,31 @@ describe('evidence log (attestations)', () => {
     await get('/lookup?kind=attestation&id=nope').expect(404);
   });
 
+  it('logs concurrent writers gaplessly, one entry per attestation, and nothing for a refused one', async () => {
+    const flow = uniqueName('flow');
+    await attest(flow, 't0', 'first'); // creates the flow
+    await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        postGeneric(t, org.adminKey, org.name, flow, `t${i % 3}`, { attestation_name: `c${i}`, is_compliant: i % 2 === 0 }).expect(201),
+      ),
+    );
+    // Refused (unknown artifact): neither the attestation nor an entry is kept.
+    await postGeneric(t, org.adminKey, org.name, flow, 't0', { attestation_name: 'x', artifact_fingerprint: 'a'.repeat(64), is_compliant: true }).expect(404);
+    await signer.signDue();
+    const entries = (await get('/entries?start=0&limit=1000').expect(200)).body;
+    expect(entries.tree_size).toBe(25);
+    expect(entries.entries.map((e: any) => e.index)).toEqual(Array.from({ length: 25 }, (_, i) => i));
+    const ids = new Set(entries.entries.map((e: any) => JSON.parse(e.leaf).id));
+    const listed = await t.http().get(`/api/v2/attestations/${org.name}/${flow}?per_page=100`).set(...bearer(org.adminKey)).expect(200);
+    expect(ids).toEqual(new Set(listed.body.data.map((a: any) => a.attestation_id)));
+    // The signed root is the RFC 6962 root of exactly these leaves, in index order.
+    const tree = new MemoryTree();
+    for (const e of entries.entries) tree.appendData(Buffer.from(e.leaf, 'utf8'));
+    const cp = parseCheckpoint(splitNote((await get('/checkpoint').expect(200)).text).body);
+    expect(cp.size).toBe(25);
+    expect(cp.rootHash).toEqual(tree.root());
+  });
+
   it('refuses UPDATE and DELETE on the log tables, naming the rule', async () => {
     await attest(uniqueName('flow'), 't', 'a');
     await signer.signDue();
@@ -208,7 +234,6 @@ describe('evidence log signing key', () => {
       vkey = (await t.http().get('/api/v2/log/keys').expect(200)).body.keys.find((k: any) => k.active).vkey;
       const org = await createOrg(t);
       await postGeneric(t, org.adminKey, org.name, 'f', 't', { attestation_name: 'a', is_compliant: true }).expect(201);
-      const { waitFor } = await import('../support/wait');
       await waitFor(async () => (await t.http().get(`/api/v2/log/${org.name}/checkpoint?size=1`).set(...bearer(org.adminKey))).status === 200, {
         what: 'the timer signs a checkpoint',
       });
