@@ -25,6 +25,10 @@ describe('evaluations in service processes', () => {
       method,
       headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
+    }).catch((error: Error) => {
+      // Say whether the service died, and what it logged, rather than only "fetch failed".
+      const state = s.child.exitCode !== null || s.child.signalCode !== null ? `exited (${s.child.exitCode ?? s.child.signalCode})` : 'running';
+      throw new Error(`${method} ${path}: ${error.message} (${(error.cause as Error | undefined)?.message ?? ''}); service ${state}:\n${s.output().slice(-4000)}`);
     });
     return { status: res.status, body: (await res.json().catch(() => undefined)) as any };
   };
