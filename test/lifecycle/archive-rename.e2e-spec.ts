@@ -99,7 +99,19 @@ describe('archive and rename flows and environments', () => {
     const renamed = (await env.get('production').expect(200)).body;
     expect(renamed).toMatchObject({ name: 'production', last_snapshot: 1, history: [{ event: 'renamed', from: 'prod', to: 'production' }] });
     expect((await env.snapshot('production', '1').expect(200)).body.index).toBe(1);
-    expect((await t.http().get(`/api/v2/environments/${org.name}/production/events`).set(...as()).expect(200)).body.length).toBeGreaterThan(0);
+    const events = (await t.http().get(`/api/v2/environments/${org.name}/production/events`).set(...as()).expect(200)).body;
+    // Newest first: the rename, then the snapshot's entries (taken under the old name, kept as they were).
+    expect(events[0]).toMatchObject({
+      type: 'renamed',
+      environment_name: 'production',
+      snapshot_index: 1,
+      artifact_name: '',
+      sha256: '',
+      description: expect.stringMatching(/^renamed from 'prod' to 'production' by /),
+    });
+    expect(events.slice(1).map((e: any) => e.type)).toContain('started');
+    const csv = (await t.http().get(`/api/v2/environments/${org.name}/production/auditlog`).query({ event_types: 'renamed' }).set(...as()).expect(200)).text;
+    expect(csv.trim().split('\r\n').slice(1).map((line) => line.split(',')[2])).toEqual(['renamed']);
     const old = await env.snapshot('prod', '1').redirects(0).expect(308);
     expect(old.headers.location).toBe(`/api/v2/snapshots/${org.name}/production/1`);
     const report = await env.report('prod', 'K8S', { artifacts: [] }).redirects(0).expect(308);

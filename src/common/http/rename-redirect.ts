@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { catchError, from, Observable, switchMap, throwError } from 'rxjs';
 import { AppError, NotFoundError } from '../errors/app-error';
 import type { OrgContext } from '../auth/principal';
+import { nameProblem, NameKind } from '../validation/names';
 
 /**
  * 308 Permanent Redirect: the path named something by a name it no longer has. The request is to be repeated,
@@ -18,14 +19,24 @@ export class RenamedError extends AppError {
   }
 }
 
-/** What a module says of its renamable resource: where its name sits in paths, and how to resolve an old one. */
+/**
+ * Where the names of renamable resources sit in requests: path parameters, and query fields that name one
+ * (filters such as `?flow=`, the gate's `?environment_name=`). Both the redirect and the API description
+ * (every route one of these can answer 308) read this table.
+ */
+export const RENAMABLE_NAMES = {
+  Flow: { params: ['flow', 'flow_name'], query: ['flow', 'flow_name'], rule: 'flow' },
+  Environment: { params: ['env', 'env_name'], query: ['environment_name'], rule: 'environment' },
+} as const satisfies Record<string, { params: readonly string[]; query: readonly string[]; rule: NameKind }>;
+
+/** What a module says of its renamable resource: where its name sits in requests, and how to resolve an old one. */
 export interface RenamedResource {
   /** `Flow`, `Environment`: as its 404 messages begin (`Flow 'x' not found`). */
-  kind: string;
-  /** Path parameters that hold its name. */
-  params: readonly string[];
+  kind: keyof typeof RENAMABLE_NAMES;
   /** The current name of what was once called `oldName` in this org, or null. */
   currentName(orgId: string, oldName: string): Promise<string | null>;
+  /** The same, but only when nothing is called `oldName` now (a name in a query field is resolved before the handler). */
+  renamedAway(orgId: string, oldName: string): Promise<string | null>;
 }
 
 /**
@@ -42,33 +53,61 @@ export function withPathParam(req: Request, param: string, value: string): strin
   return segments.join('/') + (query !== undefined ? `?${query}` : '');
 }
 
+/** The request's URL with query field `field` set to `value`, the path and every other field kept in order. */
+export function withQueryField(req: Request, field: string, value: string): string {
+  const [path, query] = req.originalUrl.split(/\?(.*)/s);
+  const search = new URLSearchParams(query ?? '');
+  search.set(field, value);
+  return `${path}?${search.toString()}`;
+}
+
 /**
- * Turns the 404 of a renamed resource's old name into a 308 to the same request under its current name. Only a
- * 404 whose message names the value of one of the route's name parameters is looked at, so the cost is one
- * lookup on such 404s and nothing on any other request.
+ * Answers an old name of a renamed resource with 308 to the same request under its current name.
+ * - In a path: the 404 whose message names the value of one of the route's name parameters is turned into the
+ *   redirect, so the cost is one lookup on such 404s and nothing on any other request.
+ * - In a query field: filters answer an unknown name with an empty list rather than a 404, so the name is looked
+ *   up before the handler runs (one indexed probe, only on requests that carry such a field).
  */
 export abstract class RenameRedirectInterceptor implements NestInterceptor {
   protected abstract readonly resource: RenamedResource;
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = context.switchToHttp().getRequest<Request & { org?: OrgContext }>();
-    const param = this.resource.params.find((p) => typeof req.params?.[p] === 'string');
-    if (!param || !req.org) return next.handle();
-    const name = String(req.params[param]);
-    const notFound = `${this.resource.kind} '${name}' not found`;
-    return next.handle().pipe(
-      catchError((error: unknown) => {
-        if (!(error instanceof NotFoundError) || error.message !== notFound) return throwError(() => error);
-        return from(this.resource.currentName(req.org!.id, name)).pipe(
-          switchMap((current) =>
-            throwError(() =>
-              current === null || current === name
-                ? error
-                : new RenamedError(`${this.resource.kind} '${name}' was renamed to '${current}'`, withPathParam(req, param, current)),
-            ),
-          ),
-        );
-      }),
+    if (!req.org) return next.handle();
+    const orgId = req.org.id;
+    const { kind } = this.resource;
+    const names = RENAMABLE_NAMES[kind];
+    const param = names.params.find((p) => typeof req.params?.[p] === 'string');
+    // A value that cannot be a name is left to validation (no lookup before it).
+    const fields = names.query.filter((f) => typeof req.query?.[f] === 'string' && nameProblem(names.rule, req.query[f]) === null);
+    if (!param && !fields.length) return next.handle();
+    const renamed = (name: string, current: string, location: string) => new RenamedError(`${kind} '${name}' was renamed to '${current}'`, location);
+
+    const handle = (): Observable<unknown> => {
+      if (!param) return next.handle();
+      const name = String(req.params[param]);
+      const notFound = `${kind} '${name}' not found`;
+      return next.handle().pipe(
+        catchError((error: unknown) => {
+          if (!(error instanceof NotFoundError) || error.message !== notFound) return throwError(() => error);
+          return from(this.resource.currentName(orgId, name)).pipe(
+            switchMap((current) => throwError(() => (current === null || current === name ? error : renamed(name, current, withPathParam(req, param, current))))),
+          );
+        }),
+      );
+    };
+    if (!fields.length) return handle();
+    return from(this.firstRenamedField(orgId, req, fields)).pipe(
+      switchMap((hit) => (hit ? throwError(() => renamed(hit.name, hit.current, withQueryField(req, hit.field, hit.current))) : handle())),
     );
+  }
+
+  private async firstRenamedField(orgId: string, req: Request, fields: readonly string[]): Promise<{ field: string; name: string; current: string } | null> {
+    for (const field of fields) {
+      const name = String(req.query[field]);
+      const current = await this.resource.renamedAway(orgId, name);
+      if (current !== null && current !== name) return { field, name, current };
+    }
+    return null;
   }
 }

@@ -12,8 +12,9 @@ import type {
 import { RouteEntry } from '../auth/route-table';
 import { API_SUCCESS, ApiSuccessMetadata } from './response-schema';
 import { pathParams } from '../auth/route-scope';
-import { errorResponses, errorSchemas } from './error-responses';
+import { ERROR_SCHEMA, errorResponses, errorSchemas } from './error-responses';
 import { requestSchemas, SCHEMA_REF } from './request-schemas';
+import { RENAMABLE_NAMES } from '../http/rename-redirect';
 import { routeInputs, RouteInputs } from './route-inputs';
 
 /** The security schemes a route may name. */
@@ -98,6 +99,24 @@ function describeAccess(route: RouteEntry): string {
   return `A member of the organization with role \`${role}\` or above.` + (requiredBeta ? ` Needs the beta feature \`${requiredBeta}\`.` : '');
 }
 
+/**
+ * The 308 a route answers when a path parameter or query field of it names a flow or environment by a name it
+ * was renamed away from (common/http/rename-redirect.ts), or undefined when none of its inputs names one.
+ */
+function renamedResponse(params: ParameterObject[]): ResponseObject | undefined {
+  const naming = params.filter((p) =>
+    Object.values(RENAMABLE_NAMES).some((n) => (p.in === 'path' ? (n.params as readonly string[]) : p.in === 'query' ? (n.query as readonly string[]) : []).includes(p.name)),
+  );
+  if (!naming.length) return undefined;
+  return {
+    description:
+      `${naming.map((p) => `\`${p.name}\``).join(', ')} names a flow or environment by an old name (it was renamed): repeat the request, ` +
+      'same method and body, at `Location`, the same URL with the current name. The body names the old and the new name.',
+    headers: { Location: { schema: { type: 'string' }, description: 'The same request under the current name (path and query kept).' } },
+    content: { 'application/json': { schema: { $ref: SCHEMA_REF + ERROR_SCHEMA } } },
+  };
+}
+
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /**
@@ -162,6 +181,10 @@ export function buildOpenApiDocument(app: INestApplication, routes: RouteEntry[]
     if (!Object.keys(responses).some((code) => code.startsWith('2'))) responses[status] = { description: 'Success' };
     Object.assign(responses, errorResponses(route, inputs.get(route)!));
 
+    const params = parameters(route, inputs.get(route)!, schemas);
+    const renamed = renamedResponse(params);
+    if (renamed) responses['308'] = renamed;
+
     const body = requestBody(inputs.get(route)!);
     const operation: OperationObject = {
       operationId,
@@ -169,7 +192,7 @@ export function buildOpenApiDocument(app: INestApplication, routes: RouteEntry[]
       summary: found?.summary,
       description: [found?.description, describeAccess(route)].filter(Boolean).join('\n\n'),
       security: security(route),
-      parameters: parameters(route, inputs.get(route)!, schemas),
+      parameters: params,
       ...(body ? { requestBody: body } : {}),
       responses,
     };

@@ -2,13 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { RenamedResource, RenameRedirectInterceptor } from '../../common/http/rename-redirect';
 import { FlowRenameRepository } from './persistence/flow-rename.repository';
 
-/** A flow's old name in a path answers 308 to the same request under its current name (every route naming a flow). */
+/** A flow's old name in a path or a query field answers 308 to the same request under its current name (every route naming a flow). */
 @Injectable()
 export class FlowRenameRedirect extends RenameRedirectInterceptor {
   protected readonly resource: RenamedResource;
 
   constructor(renames: FlowRenameRepository) {
     super();
-    this.resource = { kind: 'Flow', params: ['flow', 'flow_name'], currentName: (orgId, oldName) => renames.currentName(orgId, oldName) };
+    this.resource = {
+      kind: 'Flow',
+      currentName: (orgId, oldName) => renames.currentName(orgId, oldName),
+      renamedAway: (orgId, oldName) => renames.renamedAway(orgId, oldName),
+    };
   }
 }

@@ -1,7 +1,7 @@
 import type { SnapshotEvent } from './snapshot-events';
 
-/** Kinds of entry in an environment's event log (the reference's, plus the environment's compliance). */
-export const LOG_EVENT_TYPES = ['started', 'exited', 'changed', 'compliance_changed'] as const;
+/** Kinds of entry in an environment's event log (the reference's, plus the environment's compliance and renames). */
+export const LOG_EVENT_TYPES = ['started', 'exited', 'changed', 'compliance_changed', 'renamed'] as const;
 export type LogEventType = (typeof LOG_EVENT_TYPES)[number];
 
 /** One entry of the log, as stored (the snapshot, time and sequence are added by the writer). */

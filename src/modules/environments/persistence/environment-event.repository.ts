@@ -42,4 +42,18 @@ export class EnvironmentEventRepository {
       ],
     );
   }
+
+  /**
+   * A "renamed" entry: no artifact, the environment's latest snapshot number and compliance (0 and false before
+   * its first snapshot), timed now. The caller holds the environment's row, so `seq` stays dense and grows with
+   * `snapshot` and `created_at` like the entries of snapshots.
+   */
+  async appendRenamed(manager: EntityManager, orgId: string, env: { id: string; lastSnapshot: number; compliant: boolean }, description: string): Promise<void> {
+    await manager.query(
+      `INSERT INTO environment_events (org_id, environment_id, seq, snapshot, created_at, type, description, snapshot_compliance)
+       SELECT $1, $2, COALESCE(max(seq), 0) + 1, $3, clock_timestamp(), 'renamed', $4, $5
+       FROM environment_events WHERE org_id = $1 AND environment_id = $2`,
+      [orgId, env.id, env.lastSnapshot, description, env.compliant],
+    );
+  }
 }

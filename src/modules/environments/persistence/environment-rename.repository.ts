@@ -23,4 +23,15 @@ export class EnvironmentRenameRepository {
     );
     return rows[0]?.name ?? null;
   }
+
+  /** Like `currentName`, but null when something is called `oldName` now (it took the name back). */
+  async renamedAway(orgId: string, oldName: string): Promise<string | null> {
+    const rows: Array<{ name: string }> = await this.dataSource.query(
+      `SELECT e.name FROM environment_renames r JOIN environments e ON e.id = r.environment_id AND e.org_id = r.org_id
+       WHERE r.org_id = $1 AND r.old_name = $2 AND NOT EXISTS (SELECT 1 FROM environments n WHERE n.org_id = $1 AND n.name = $2)
+       ORDER BY r.renamed_at DESC LIMIT 1`,
+      [orgId, oldName],
+    );
+    return rows[0]?.name ?? null;
+  }
 }

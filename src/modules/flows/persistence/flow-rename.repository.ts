@@ -23,4 +23,15 @@ export class FlowRenameRepository {
     );
     return rows[0]?.name ?? null;
   }
+
+  /** Like `currentName`, but null when something is called `oldName` now (it took the name back). */
+  async renamedAway(orgId: string, oldName: string): Promise<string | null> {
+    const rows: Array<{ name: string }> = await this.dataSource.query(
+      `SELECT f.name FROM flow_renames r JOIN flows f ON f.id = r.flow_id AND f.org_id = r.org_id
+       WHERE r.org_id = $1 AND r.old_name = $2 AND NOT EXISTS (SELECT 1 FROM flows n WHERE n.org_id = $1 AND n.name = $2)
+       ORDER BY r.renamed_at DESC LIMIT 1`,
+      [orgId, oldName],
+    );
+    return rows[0]?.name ?? null;
+  }
 }

@@ -1,6 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError, NotFoundError } from '../../../../common/errors/app-error';
 import { UnitOfWork } from '../../../../database/unit-of-work';
+import { EnvironmentEventRepository } from '../../persistence/environment-event.repository';
 import { EnvironmentRenameRepository } from '../../persistence/environment-rename.repository';
 import { EnvironmentRepository } from '../../persistence/environment.repository';
 import { RenameEnvironmentCommand } from './rename-environment.command';
@@ -8,7 +9,8 @@ import { RenameEnvironmentCommand } from './rename-environment.command';
 /**
  * Renames an environment and records the rename (its history). Snapshots, runs and the event log refer to it
  * by id, so all of it is reachable under the new name; snapshots keep the names they were taken with (evidence
- * is not rewritten). The old name redirects (308) to the new one until an environment is created with it.
+ * is not rewritten). The old name redirects (308) to the new one until an environment is created with it. The
+ * event log gets a `renamed` entry.
  */
 @CommandHandler(RenameEnvironmentCommand)
 export class RenameEnvironmentHandler implements ICommandHandler<RenameEnvironmentCommand> {
@@ -16,6 +18,7 @@ export class RenameEnvironmentHandler implements ICommandHandler<RenameEnvironme
     private readonly uow: UnitOfWork,
     private readonly environments: EnvironmentRepository,
     private readonly renames: EnvironmentRenameRepository,
+    private readonly events: EnvironmentEventRepository,
   ) {}
 
   async execute(command: RenameEnvironmentCommand): Promise<string> {
@@ -27,6 +30,12 @@ export class RenameEnvironmentHandler implements ICommandHandler<RenameEnvironme
       if (await this.environments.find(orgId, newName, manager)) throw new ConflictError(`Environment '${newName}' already exists`);
       await this.environments.rename(manager, orgId, env.id, newName);
       await this.renames.record(manager, orgId, env.id, envName, newName, actor);
+      await this.events.appendRenamed(
+        manager,
+        orgId,
+        { id: env.id, lastSnapshot: env.last_snapshot, compliant: env.compliant === true },
+        `renamed from '${envName}' to '${newName}' by ${actor}`,
+      );
     });
     return `Environment '${envName}' was renamed to '${newName}'`;
   }
