@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { AdmissionTlsConfigError, AdmissionTlsSettings, loadAdmissionTlsSettings } from './admission-tls-config';
 
 export type Region = 'eu' | 'us';
 export const REGIONS: readonly Region[] = ['eu', 'us'];
@@ -27,6 +28,8 @@ export interface AppConfig {
   evidence: EvidenceSettings;
   rateLimit: RateLimitSettings;
   observability: ObservabilitySettings;
+  /** The admission webhook's mutual-TLS listener (`ADMISSION_TLS_*`, admission-tls-config.ts); none when unset. */
+  admissionTls?: AdmissionTlsSettings;
 }
 
 export type EvidenceSettings = { store: 'postgres' } | { store: 's3'; s3: S3EvidenceSettings };
@@ -384,5 +387,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     evidence: loadEvidenceSettings(env),
     rateLimit: loadRateLimitSettings(env),
     observability: loadObservabilitySettings(env),
+    admissionTls: loadAdmissionTls(env),
   };
+}
+
+function loadAdmissionTls(env: NodeJS.ProcessEnv): AdmissionTlsSettings | undefined {
+  try {
+    return loadAdmissionTlsSettings(env);
+  } catch (error) {
+    if (error instanceof AdmissionTlsConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
 }

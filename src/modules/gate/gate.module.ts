@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EnvironmentsModule } from '../environments/environments.module';
 import { PoliciesModule } from '../policies/policies.module';
+import { AdmissionTlsListener } from './admission-tls.listener';
 import { AllowArtifactHandler } from './commands/allow-artifact/allow-artifact.handler';
 import { ChangePoliciesHandler } from './commands/change-policies/change-policies.handler';
 import { EnvironmentPoliciesController } from './environment-policies.controller';
@@ -12,11 +13,12 @@ import { ReviewAdmissionHandler } from './queries/review-admission/review-admiss
 /**
  * The deployment gate (README.md): attaching policies to environments, allow-lists, `assert artifact` and the
  * Kubernetes admission webhook. Owns no table: policies and allow-lists are the policies module's, snapshots
- * the environments module's; it calls their facades (PolicyGate, EnvironmentGate).
+ * the environments module's; it calls their facades (PolicyGate, EnvironmentGate). With `ADMISSION_TLS_*` set,
+ * the webhook is also served on its own mutual-TLS port (AdmissionTlsListener).
  */
 @Module({
   imports: [PoliciesModule, EnvironmentsModule],
   controllers: [EnvironmentPoliciesController, GateController],
-  providers: [ChangePoliciesHandler, AllowArtifactHandler, ListAllowlistsHandler, AssertArtifactHandler, ReviewAdmissionHandler],
+  providers: [ChangePoliciesHandler, AllowArtifactHandler, ListAllowlistsHandler, AssertArtifactHandler, ReviewAdmissionHandler, AdmissionTlsListener],
 })
 export class GateModule {}
