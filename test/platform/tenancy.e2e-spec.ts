@@ -129,6 +129,7 @@ const NOT_IDENTIFIERS = new Set([
   'start_ts',
   'end_ts',
   'event_types',
+  'covered', // a control's coverage: covered or not
   'start-ts',
   'end-ts',
 ]);

@@ -19,6 +19,12 @@ export class ControlDirectory {
     return { id: control.id };
   }
 
+  /** The control by identifier (archived or not), or null: what a read about a control checks first. */
+  async find(orgId: string, identifier: string): Promise<{ identifier: string; name: string; archived: boolean } | null> {
+    const control = await this.controls.find(orgId, identifier);
+    return control ? { identifier: control.identifier, name: control.name, archived: control.archived } : null;
+  }
+
   /** Applies a tag update to a control (its tag target); false when the org has no such control. */
   async updateTags(
     manager: EntityManager,

@@ -52,6 +52,11 @@ export class EnvironmentGate {
     return env ? view(env) : null;
   }
 
+  /** Every environment not archived (name and type), by name. */
+  listActive(orgId: string): Promise<Array<{ id: string; name: string; type: string }>> {
+    return this.environments.listActive(orgId);
+  }
+
   /** 404 when there is no such environment. */
   async require(orgId: string, name: string): Promise<GateEnvironment> {
     const env = await this.find(orgId, name);

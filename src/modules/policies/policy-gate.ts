@@ -110,6 +110,11 @@ export class PolicyGate {
     return this.attachments.namesFor(orgId, environmentIds);
   }
 
+  /** Environments (by id) whose attached policies' latest versions require a decision for the control, with those policies. */
+  controlCoverage(orgId: string, identifier: string): Promise<Map<string, string[]>> {
+    return this.attachments.coveringControl(orgId, identifier);
+  }
+
   allowlistOf(orgId: string, environmentId: string): Promise<Map<string, AllowListing>> {
     return this.allowlists.forEnvironment(orgId, environmentId);
   }

@@ -60,6 +60,11 @@ export class EnvironmentRepository {
   }
 
   /** The environments of this org among `names` (those that exist). */
+  /** Every environment not archived, by name. */
+  async listActive(orgId: string): Promise<Array<{ id: string; name: string; type: string }>> {
+    return this.dataSource.query(`SELECT id, name, type FROM environments WHERE org_id = $1 AND archived_at IS NULL ORDER BY name`, [orgId]);
+  }
+
   async findMany(manager: EntityManager, orgId: string, names: string[]): Promise<EnvironmentRecord[]> {
     if (!names.length) return [];
     return manager.query(`SELECT ${COLUMNS} FROM environments WHERE org_id = $1 AND name = ANY($2::text[]) ORDER BY name`, [orgId, names]);

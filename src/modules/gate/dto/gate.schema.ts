@@ -62,3 +62,16 @@ export const ADMISSION_REVIEW_SCHEMA = object({
     ['status', 'warnings'],
   ),
 });
+
+/** ControlCoverageResponse (control-coverage.response.ts). */
+export const CONTROL_COVERAGE_SCHEMA = object({
+  control: string,
+  total: describe(integer, 'Environments not archived'),
+  covered: describe(integer, 'Of those, the ones whose attached policies require a decision for the control'),
+  coverage_percent: describe(number, 'covered / total x 100, to one decimal (0 without environments)'),
+  environments: arrayOf(object({ environment_name: string, environment_type: string, covered: boolean, policies: arrayOf(string) })),
+  page: integer,
+  per_page: integer,
+  total_pages: integer,
+  total_count: describe(integer, 'Environments the search and covered filters keep'),
+});

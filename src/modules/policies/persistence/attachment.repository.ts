@@ -45,4 +45,21 @@ export class AttachmentRepository {
     );
     return new Map(rows.map((r) => [r.environment_id, r.names]));
   }
+
+  /**
+   * Environments covered by a control: those with an attached policy whose latest version requires a decision
+   * for it (`type: decision`, `for_control`), with those policies' names.
+   */
+  async coveringControl(orgId: string, identifier: string): Promise<Map<string, string[]>> {
+    const rows: Array<{ environment_id: string; names: string[] }> = await this.dataSource.query(
+      `SELECT ep.environment_id, array_agg(p.name ORDER BY p.name) AS names FROM environment_policies ep
+       JOIN policies p ON p.org_id = ep.org_id AND p.id = ep.policy_id
+       JOIN policy_versions v ON v.org_id = p.org_id AND v.policy_id = p.id AND v.version = p.latest_version
+       WHERE ep.org_id = $1
+         AND v.spec -> 'artifacts' -> 'attestations' @> jsonb_build_array(jsonb_build_object('type', 'decision', 'for_control', $2::text))
+       GROUP BY ep.environment_id`,
+      [orgId, identifier],
+    );
+    return new Map(rows.map((r) => [r.environment_id, r.names]));
+  }
 }
