@@ -30,6 +30,8 @@ describe('control coverage', () => {
     for (const name of ['prod', 'stage', 'dev', 'qa', 'retired']) {
       await as(t.http().put(`/api/v2/environments/${org.name}`)).send({ name, type: 'K8S' }).expect(201);
     }
+    // A logical environment takes no policies: it is neither listed nor counted.
+    await as(t.http().put(`/api/v2/environments/${org.name}`)).send({ name: 'everything', type: 'logical' }).expect(201);
     await attach('prod', ['needs-1']).expect(200);
     await attach('stage', ['provenance-only']).expect(200);
     await attach('qa', ['needs-both', 'provenance-only']).expect(200);
@@ -38,7 +40,7 @@ describe('control coverage', () => {
   });
   afterAll(() => t.close());
 
-  it('counts every environment not archived, and lists each with the policies that cover it', async () => {
+  it('counts every environment not archived nor logical, and lists each with the policies that cover it', async () => {
     const res = await coverage('RCTL-1').expect(200);
     expect(res.body).toMatchObject({ control: 'RCTL-1', total: 4, covered: 2, coverage_percent: 50, page: 1, per_page: 20, total_pages: 1, total_count: 4 });
     expect(rows(res.body)).toEqual([

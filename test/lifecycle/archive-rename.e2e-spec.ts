@@ -119,4 +119,25 @@ describe('archive and rename flows and environments', () => {
     await t.http().put(`/api/v2/environments/${org.name}/production/rename`).set(...as()).send({ new_name: 'stage' }).expect(409);
     await t.http().put(`/api/v2/environments/${org.name}/nope/archive`).set(...as()).expect(404);
   });
+
+  it("the audit log's flow filter finds a renamed flow's entries by its new name and by its old one", async () => {
+    const c = evidenceClient(t, org);
+    const env = envApi(t, org);
+    await c.reportArtifact('ship-ci', { fingerprint: digest('s1'), filename: 'ship', trail_name: 't1', template_reference_name: 'ship' }).expect(201);
+    await env.create({ name: 'edge', type: 'K8S' }).expect(201);
+    await env.report('edge', 'K8S', { artifacts: [pod('p1', { ship: digest('s1') })] }).expect(201);
+    await t.http().put(`/api/v2/flows/${org.name}/ship-ci/rename`).set(...as()).send({ new_name: 'ship-build' }).expect(200);
+    await c.reportArtifact('ship-build', { fingerprint: digest('s2'), filename: 'ship', trail_name: 't2', template_reference_name: 'ship' }).expect(201);
+    await env.report('edge', 'K8S', { artifacts: [pod('p2', { ship: digest('s2') })] }).expect(201);
+
+    const audit = async (flowNames: string) => {
+      const csv = (await t.http().get(`/api/v2/environments/${org.name}/edge/auditlog`).query({ flow_names: flowNames, event_types: 'started' }).set(...as()).expect(200)).text;
+      return csv.trim().split('\r\n').slice(1).map((line) => { const f = line.split(','); return [f[4], f[6]]; });
+    };
+    // The entry written before the rename keeps the name it was written with; both are the flow's.
+    const both = [[digest('s1'), 'ship-ci'], [digest('s2'), 'ship-build']];
+    expect(await audit('ship-build')).toEqual(both);
+    expect(await audit('ship-ci')).toEqual(both);
+    expect(await audit('nope')).toEqual([]);
+  });
 });

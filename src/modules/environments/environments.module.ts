@@ -6,6 +6,7 @@ import { EnvironmentLifecycleController } from './environment-lifecycle.controll
 import { EnvironmentRenameRedirect } from './environment-rename-redirect.interceptor';
 import { EnvironmentRenameRepository } from './persistence/environment-rename.repository';
 import { ArtifactsModule } from '../artifacts/artifacts.module';
+import { FlowsModule } from '../flows/flows.module';
 import { OutboxModule } from '../outbox/outbox.module';
 import { PoliciesModule } from '../policies/policies.module';
 import { TagsModule, tagTargetProvider } from '../tags/tags.module';
@@ -42,7 +43,7 @@ import { EnvironmentTypeRegistry } from './types/environment-type.registry';
  * Public surface: EnvironmentTypeRegistry (for type modules). Events go to the outbox (README.md).
  */
 @Module({
-  imports: [ArtifactsModule, TrailsModule, OutboxModule, TagsModule, PoliciesModule],
+  imports: [ArtifactsModule, TrailsModule, OutboxModule, TagsModule, PoliciesModule, FlowsModule],
   controllers: [EnvironmentsController, SnapshotsController, EnvDiffController, EnvironmentLogController, EnvironmentLifecycleController],
   providers: [
     EnvironmentTypeRegistry,

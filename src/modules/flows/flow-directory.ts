@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { FlowTemplateSpec } from './domain/flow-template';
 import { FlowFieldChanges, FlowRef, FlowRepository } from './persistence/flow.repository';
+import { FlowRenameRepository } from './persistence/flow-rename.repository';
 import { FlowTemplateRepository, StoredTemplate } from './persistence/flow-template.repository';
 
 export interface SaveTemplateVersion {
@@ -25,7 +26,13 @@ export class FlowDirectory {
   constructor(
     private readonly flows: FlowRepository,
     private readonly templates: FlowTemplateRepository,
+    private readonly renames: FlowRenameRepository,
   ) {}
+
+  /** Every name, current or former, of the flows called `names` now or before (renames): for filters over stored names. */
+  everyNameOf(orgId: string, names: readonly string[]): Promise<string[]> {
+    return this.renames.everyNameOf(orgId, names);
+  }
 
   /**
    * Finds or creates a flow. A name a flow was renamed away from is not created again by evidence (404, which

@@ -34,4 +34,20 @@ export class FlowRenameRepository {
     );
     return rows[0]?.name ?? null;
   }
+
+  /**
+   * Every name the flows called `names` have had: the flows with one of those names now or before, then each of
+   * their current and former names (what text stored at the time, such as an event's flow names, may say).
+   */
+  async everyNameOf(orgId: string, names: readonly string[]): Promise<string[]> {
+    if (!names.length) return [];
+    const rows: Array<{ name: string }> = await this.dataSource.query(
+      `WITH f AS (SELECT id FROM flows WHERE org_id = $1 AND name = ANY($2::text[])
+                  UNION SELECT flow_id FROM flow_renames WHERE org_id = $1 AND old_name = ANY($2::text[]))
+       SELECT name FROM flows WHERE org_id = $1 AND id IN (SELECT id FROM f)
+       UNION SELECT old_name FROM flow_renames WHERE org_id = $1 AND flow_id IN (SELECT id FROM f)`,
+      [orgId, names],
+    );
+    return rows.map((r) => r.name);
+  }
 }

@@ -7,6 +7,7 @@ import { AUDIT_LOG_HEADER, auditLogLine } from '../../dto/environment-event.resp
 import { AuditFilter, EnvironmentEventReader, EventBounds } from '../../persistence/environment-event.reader';
 import { EnvironmentReader } from '../../persistence/environment.reader';
 import { LOGICAL } from '../../types/environment-type';
+import { FlowDirectory } from '../../../flows/flows.module';
 import { GetAuditLogQuery } from './get-audit-log.query';
 
 /** Rows read per query: memory stays flat however long the log is. */
@@ -24,6 +25,7 @@ export class GetAuditLogHandler implements IQueryHandler<GetAuditLogQuery> {
   constructor(
     private readonly environments: EnvironmentReader,
     private readonly events: EnvironmentEventReader,
+    private readonly flows: FlowDirectory,
   ) {}
 
   async execute(query: GetAuditLogQuery): Promise<StreamableFile> {
@@ -32,6 +34,9 @@ export class GetAuditLogHandler implements IQueryHandler<GetAuditLogQuery> {
     const env = await this.environments.find(p.orgId, p.envName);
     if (!env) throw new NotFoundError(`Environment '${p.envName}' not found`);
     if (env.type === LOGICAL) throw new BadRequestError(`Environment '${p.envName}' is logical: its events are its members'`);
+    // Entries keep the flow names they were written with: a flow asked for by any of its names, now or before a
+    // rename, matches the entries written under each of them.
+    if (filter.flows?.length) filter.flows = [...new Set([...filter.flows, ...(await this.flows.everyNameOf(p.orgId, filter.flows))])];
     const { hi } = await this.events.seqRange(p.orgId, env.id, {});
     const reader = this.events;
     async function* lines(): AsyncGenerator<string> {

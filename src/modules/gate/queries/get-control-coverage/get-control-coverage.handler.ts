@@ -10,7 +10,8 @@ import { GetControlCoverageQuery } from './get-control-coverage.query';
 /**
  * A control's coverage: which environments enforce it. An environment is covered when a policy attached to it
  * requires, in its latest version, a decision for the control (`type: decision`, `for_control`), whether or
- * not the environment passes it now. Archived environments are not counted; a detached policy no longer covers.
+ * not the environment passes it now. Archived environments are not counted, nor logical ones (they take no
+ * policies); a detached policy no longer covers.
  * An org has environments by the tens or hundreds, so the page is cut here from the whole list.
  */
 @QueryHandler(GetControlCoverageQuery)
@@ -27,7 +28,7 @@ export class GetControlCoverageHandler implements IQueryHandler<GetControlCovera
     const perPage = query.props.perPage ?? DEFAULT_PER_PAGE;
     const control = await this.controls.find(orgId, identifier);
     if (!control) throw new NotFoundError(`Control '${identifier}' not found`);
-    const [environments, coverage] = await Promise.all([this.environments.listActive(orgId), this.policies.controlCoverage(orgId, identifier)]);
+    const [environments, coverage] = await Promise.all([this.environments.listJudgeable(orgId), this.policies.controlCoverage(orgId, identifier)]);
     const all: CoveredEnvironment[] = environments.map((e) => {
       const policies = coverage.get(e.id) ?? [];
       return { environment_name: e.name, environment_type: e.type, covered: policies.length > 0, policies };
