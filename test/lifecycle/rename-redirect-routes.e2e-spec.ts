@@ -110,6 +110,18 @@ describe('old names of renamed flows and environments, route by route', () => {
     );
   });
 
+  it('answers an old environment_name (resolved after its 404) and keeps the rest of the query', async () => {
+    const res = await t
+      .http()
+      .get(`/api/v2/asserts/${org.name}/fingerprint/${fp}?flow_name=new-f&environment_name=old-e`)
+      .set(...bearer(org.adminKey))
+      .redirects(0)
+      .expect(308);
+    expect(res.headers.location).toBe(`/api/v2/asserts/${org.name}/fingerprint/${fp}?flow_name=new-f&environment_name=new-e`);
+    expect(res.body.message).toBe("Environment 'old-e' was renamed to 'new-e'");
+    await t.http().get(`/api/v2/asserts/${org.name}/fingerprint/${fp}?environment_name=new-e`).set(...bearer(org.adminKey)).redirects(0).expect(200);
+  });
+
   it('resolves nothing when the old name was taken again, or never was a name', async () => {
     const as = bearer(org.adminKey);
     await t.http().get(`/api/v2/trails/${org.name}`).query({ flow: 'never-was' }).set(...as).redirects(0).expect(200);

@@ -25,9 +25,10 @@ export class RenamedError extends AppError {
  * (every route one of these can answer 308) read this table.
  */
 export const RENAMABLE_NAMES = {
-  Flow: { params: ['flow', 'flow_name'], query: ['flow', 'flow_name'], rule: 'flow' },
-  Environment: { params: ['env', 'env_name'], query: ['environment_name'], rule: 'environment' },
-} as const satisfies Record<string, { params: readonly string[]; query: readonly string[]; rule: NameKind }>;
+  Flow: { params: ['flow', 'flow_name'], query: ['flow', 'flow_name'], lookedUpFirst: ['flow', 'flow_name'], rule: 'flow' },
+  // The gate's `environment_name` is 404 when unknown, so it is resolved after the fact: assert pays nothing.
+  Environment: { params: ['env', 'env_name'], query: ['environment_name'], lookedUpFirst: [], rule: 'environment' },
+} as const satisfies Record<string, { params: readonly string[]; query: readonly string[]; lookedUpFirst: readonly string[]; rule: NameKind }>;
 
 /** What a module says of its renamable resource: where its name sits in requests, and how to resolve an old one. */
 export interface RenamedResource {
@@ -65,8 +66,9 @@ export function withQueryField(req: Request, field: string, value: string): stri
  * Answers an old name of a renamed resource with 308 to the same request under its current name.
  * - In a path: the 404 whose message names the value of one of the route's name parameters is turned into the
  *   redirect, so the cost is one lookup on such 404s and nothing on any other request.
- * - In a query field: filters answer an unknown name with an empty list rather than a 404, so the name is looked
- *   up before the handler runs (one indexed probe, only on requests that carry such a field).
+ * - In a query field: the same after the fact when the handler's 404 names it (`environment_name`); a field
+ *   that filters (`flow`, `flow_name`: an unknown name gives an empty list rather than a 404) is looked up
+ *   before the handler runs (one indexed probe, only on requests that carry such a field).
  */
 export abstract class RenameRedirectInterceptor implements NestInterceptor {
   protected abstract readonly resource: RenamedResource;
@@ -83,21 +85,30 @@ export abstract class RenameRedirectInterceptor implements NestInterceptor {
     if (!param && !fields.length) return next.handle();
     const renamed = (name: string, current: string, location: string) => new RenamedError(`${kind} '${name}' was renamed to '${current}'`, location);
 
-    const handle = (): Observable<unknown> => {
-      if (!param) return next.handle();
-      const name = String(req.params[param]);
-      const notFound = `${kind} '${name}' not found`;
-      return next.handle().pipe(
+    // After the fact: the handler's 404 names the old name, in the path or in a query field.
+    const handle = (): Observable<unknown> =>
+      next.handle().pipe(
         catchError((error: unknown) => {
-          if (!(error instanceof NotFoundError) || error.message !== notFound) return throwError(() => error);
+          if (!(error instanceof NotFoundError)) return throwError(() => error);
+          const inPath = param !== undefined && error.message === `${kind} '${String(req.params[param])}' not found`;
+          const field = inPath ? undefined : fields.find((f) => error.message === `${kind} '${String(req.query[f])}' not found`);
+          if (!inPath && field === undefined) return throwError(() => error);
+          const name = inPath ? String(req.params[param!]) : String(req.query[field!]);
           return from(this.resource.currentName(orgId, name)).pipe(
-            switchMap((current) => throwError(() => (current === null || current === name ? error : renamed(name, current, withPathParam(req, param, current))))),
+            switchMap((current) =>
+              throwError(() =>
+                current === null || current === name
+                  ? error
+                  : renamed(name, current, inPath ? withPathParam(req, param!, current) : withQueryField(req, field!, current)),
+              ),
+            ),
           );
         }),
       );
-    };
-    if (!fields.length) return handle();
-    return from(this.firstRenamedField(orgId, req, fields)).pipe(
+    // Before: filters answer an unknown name with an empty list, not a 404.
+    const first = fields.filter((f) => (names.lookedUpFirst as readonly string[]).includes(f));
+    if (!first.length) return handle();
+    return from(this.firstRenamedField(orgId, req, first)).pipe(
       switchMap((hit) => (hit ? throwError(() => renamed(hit.name, hit.current, withQueryField(req, hit.field, hit.current))) : handle())),
     );
   }
