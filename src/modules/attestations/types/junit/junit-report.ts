@@ -198,7 +198,7 @@ class JunitFileSink implements FileSink {
 
 function seconds(text: string): number | null {
   if (!text) return null;
-  const n = Number(text.replace(/,/g, ''));
+  const n = Number(text.includes(',') ? text.replace(/,/g, '') : text);
   return Number.isFinite(n) && n >= 0 ? n : null;
 }
 

@@ -90,6 +90,8 @@ export function quickXmlScan(s: string, events: TagEvents, wanted: ReadonlySet<s
     at = XML_DECL.lastIndex;
   }
   const open: string[] = [];
+  /** The attribute names of the tag being read (one array for the whole document). */
+  const seen: string[] = [];
   let rootSeen = false;
   // Next '&' and ']]>' at or after the current text; each is searched again only once passed.
   let nextAmp = s.indexOf('&', at);
@@ -145,7 +147,7 @@ export function quickXmlScan(s: string, events: TagEvents, wanted: ReadonlySet<s
       const name = s.slice(lt + 1, pos);
       const keep = wanted.has(name);
       const attributes: Record<string, string> = keep ? {} : NO_ATTRIBUTES;
-      let seen: string[] | null = null;
+      seen.length = 0;
       for (;;) {
         const before = pos;
         while (isSpace(s.charCodeAt(pos))) pos++;
@@ -164,9 +166,8 @@ export function quickXmlScan(s: string, events: TagEvents, wanted: ReadonlySet<s
         if (quote !== QUOTE && quote !== APOSTROPHE) return false;
         const valueEnd = s.indexOf(quote === QUOTE ? '"' : "'", pos + 1);
         if (valueEnd < 0 || valueEnd >= limit) return false;
-        if (seen === null) seen = [attribute];
-        else if (seen.includes(attribute)) return false;
-        else seen.push(attribute);
+        if (seen.length && seen.includes(attribute)) return false;
+        seen.push(attribute);
         if (nextAmp >= 0 && nextAmp <= pos) nextAmp = s.indexOf('&', pos);
         const hasReference = nextAmp >= 0 && nextAmp < valueEnd;
         if (keep || hasReference) {
