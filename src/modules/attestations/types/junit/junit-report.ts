@@ -2,7 +2,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
 import { EvidenceFormatError } from '../evidence/evidence-format-error';
 import { FileSink } from '../evidence/evidence-files';
-import { quickXmlScan, TagEvents } from './quick-xml-scan';
+import { piecesOf, quickXmlScanPieces, TagEvents } from './quick-xml-scan';
 
 /** Counts of one suite (or of a whole report). */
 export interface JunitCounts {
@@ -98,7 +98,7 @@ class JunitFileSink implements FileSink {
     const report = this.report;
     const saved = { total: report.total, failures: report.failures, errors: report.errors, skipped: report.skipped, duration: report.duration, suites: report.suites.length, failedTests: report.failedTests.length };
     const events: TagEvents = { openTag: (name, attributes) => this.openTag(name, attributes), closeTag: (name) => this.closeTag(name) };
-    if (quickXmlScan(content.toString('utf8'), events, READ_ATTRIBUTES)) {
+    if (quickXmlScanPieces(piecesOf(content), events, READ_ATTRIBUTES)) {
       if (this.isReport) report.files.push(this.name);
       return true;
     }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { SaxesParser } from 'saxes';
-import { quickXmlScan } from './quick-xml-scan';
+import { piecesOf, quickXmlScan, quickXmlScanPieces } from './quick-xml-scan';
 
 const FIXTURES = join(__dirname, '../../../../../test/attestations/fixtures');
 const WANTED = new Set(['testsuite', 'testcase', 'failure', 'error']);
@@ -28,9 +28,10 @@ function bySaxes(text: string): Event[] | null {
 }
 
 /** The tags as the quick pass reports them, or null when it leaves the document to the full parser. */
-function byQuickScan(text: string): Event[] | null {
+function byQuickScan(text: string, pieceBytes?: number): Event[] | null {
   const events: Event[] = [];
-  const read = quickXmlScan(text, { openTag: (name, attributes) => events.push(['open', name, { ...attributes }]), closeTag: (name) => events.push(['close', name]) }, WANTED);
+  const sink = { openTag: (name: string, attributes: Record<string, string>) => events.push(['open', name, { ...attributes }]), closeTag: (name: string) => events.push(['close', name]) };
+  const read = pieceBytes === undefined ? quickXmlScan(text, sink, WANTED) : quickXmlScanPieces(piecesOf(Buffer.from(text), pieceBytes), sink, WANTED);
   return read ? events : null;
 }
 
@@ -42,6 +43,16 @@ describe('quickXmlScan', () => {
       expect(quick).not.toBeNull();
       expect(quick).toEqual(bySaxes(text));
     }
+  });
+
+  it('reads a document in pieces cut before a "<" as it reads it whole; a comment across a cut sends it to saxes', () => {
+    const text = readFileSync(join(FIXTURES, 'jest-junit.xml'), 'utf8');
+    for (const size of [1, 7, 64, 500]) expect(byQuickScan(text, size)).toEqual(byQuickScan(text));
+    expect([...piecesOf(Buffer.from('<a>é<b/>ü</a>'), 1)]).toEqual(['<a>é', '<b/>ü', '</a>']);
+    const comment = '<a><!-- x <y> z --></a>';
+    expect(byQuickScan(comment)).not.toBeNull();
+    expect(byQuickScan(comment, 5)).toBeNull();
+    expect(bySaxes(comment)).not.toBeNull();
   });
 
   it('agrees with saxes on the well-formed XML it reads: references, line ends in attributes, comments, CDATA, a BOM', () => {
@@ -113,9 +124,8 @@ describe('quickXmlScan', () => {
           const i = at % (doc.length + 1);
           doc = doc.slice(0, i) + piece + doc.slice(i + cut);
         }
-        const quick = byQuickScan(doc);
-        // Whenever the quick pass reads a document, saxes reads it too, with the same tags and attributes.
-        if (quick !== null) expect(quick).toEqual(bySaxes(doc));
+        // Whenever the quick pass reads a document, whole or in pieces, saxes reads it too, with the same tags and attributes.
+        for (const quick of [byQuickScan(doc), byQuickScan(doc, 40)]) if (quick !== null) expect(quick).toEqual(bySaxes(doc));
       }),
       { numRuns: 2000 },
     );

@@ -26,6 +26,7 @@ const REFERENCE = /&(?:(lt|gt|amp|quot|apos)|#([0-9]{1,7})|#x([0-9A-Fa-f]{1,6}))
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
 const SLASH = 0x2f;
+const LT_BYTE = 0x3c;
 const GT = 0x3e;
 const EQUALS = 0x3d;
 const QUOTE = 0x22;
@@ -82,17 +83,57 @@ function attributeValue(raw: string): string | null {
  * the full parser must decide (events already reported then are to be thrown away by the caller).
  */
 export function quickXmlScan(s: string, events: TagEvents, wanted: ReadonlySet<string>): boolean {
-  if (UNUSUAL_CHAR.test(s)) return false;
-  let at = s.charCodeAt(0) === 0xfeff ? 1 : 0;
-  if (s.startsWith('<?xml', at)) {
-    XML_DECL.lastIndex = at;
-    if (!XML_DECL.test(s)) return false;
-    at = XML_DECL.lastIndex;
+  return quickXmlScanPieces([s], events, wanted);
+}
+
+/**
+ * The same over a document given in pieces, each starting at a '<' (see `piecesOf`): a tag, a text, a
+ * reference never spans two pieces; a comment or CDATA section that does makes the pass give up.
+ */
+export function quickXmlScanPieces(pieces: Iterable<string>, events: TagEvents, wanted: ReadonlySet<string>): boolean {
+  const state: ScanState = { open: [], seen: [], rootSeen: false };
+  let first = true;
+  for (const piece of pieces) {
+    if (!scanPiece(piece, first, state, events, wanted)) return false;
+    first = false;
   }
-  const open: string[] = [];
+  return state.rootSeen && state.open.length === 0;
+}
+
+/**
+ * A UTF-8 document as strings of about `size` bytes, each cut just before a '<' (a byte that is never part of
+ * a multi-byte character), so that no large string is made whatever the document's size.
+ */
+export function* piecesOf(content: Buffer, size = 64 * 1024): Generator<string> {
+  let at = 0;
+  while (at < content.length) {
+    let end = at + size >= content.length ? content.length : content.indexOf(LT_BYTE, at + size);
+    if (end < 0) end = content.length;
+    yield content.toString('utf8', at, end);
+    at = end;
+  }
+}
+
+interface ScanState {
+  /** Names of the open elements, innermost last. */
+  open: string[];
   /** The attribute names of the tag being read (one array for the whole document). */
-  const seen: string[] = [];
-  let rootSeen = false;
+  seen: string[];
+  rootSeen: boolean;
+}
+
+function scanPiece(s: string, first: boolean, state: ScanState, events: TagEvents, wanted: ReadonlySet<string>): boolean {
+  if (UNUSUAL_CHAR.test(s)) return false;
+  let at = 0;
+  if (first) {
+    if (s.charCodeAt(0) === 0xfeff) at = 1;
+    if (s.startsWith('<?xml', at)) {
+      XML_DECL.lastIndex = at;
+      if (!XML_DECL.test(s)) return false;
+      at = XML_DECL.lastIndex;
+    }
+  }
+  const { open, seen } = state;
   // Next '&' and ']]>' at or after the current text; each is searched again only once passed.
   let nextAmp = s.indexOf('&', at);
   let nextCdataEnd = s.indexOf(']]>', at);
@@ -137,7 +178,7 @@ export function quickXmlScan(s: string, events: TagEvents, wanted: ReadonlySet<s
       return false;
     } else {
       // <name (S name S? = S? "value")* S? /? >: the tag ends before the next '<' (a value may not hold one).
-      if (rootSeen && open.length === 0) return false;
+      if (state.rootSeen && open.length === 0) return false;
       let limit = s.indexOf('<', lt + 1);
       if (limit < 0) limit = s.length;
       knownLt = limit;
@@ -180,12 +221,12 @@ export function quickXmlScan(s: string, events: TagEvents, wanted: ReadonlySet<s
       const selfClosing = s.charCodeAt(pos) === SLASH;
       if (selfClosing) pos++;
       if (s.charCodeAt(pos) !== GT) return false;
-      rootSeen = true;
+      state.rootSeen = true;
       events.openTag(name, attributes);
       if (selfClosing) events.closeTag(name);
       else open.push(name);
       at = pos + 1;
     }
   }
-  return rootSeen && open.length === 0;
+  return true;
 }
