@@ -1,7 +1,7 @@
 /**
  * JUnit attestation benchmark (issue 22 "Performance": a JUnit attestation with a 5 MB report of 20,000 test
  * cases, p50 at most 150 ms end to end, flat memory; a 50 MB report gets 413). Run: `npm run build && npx
- * ts-node --transpile-only bench/junit/run.ts [--requests N] [--cases N] [--md]`.
+ * ts-node --transpile-only bench/junit/run.ts [--requests N] [--cases N] [--generic] [--main <build>/src/main.js] [--md]`.
  *
  * Posts the same kind of report `--requests` times, one request at a time (latency, not throughput), as
  * `kosli attest junit` does (multipart `data_json` + the XML as `attachment_file`), each report with distinct
@@ -25,6 +25,8 @@ const CASES = arg('cases', 20_000);
 const MD = args.includes('--md');
 /** The same bodies to the generic route (is_compliant added): what the junit type costs on top of storing the file. */
 const GENERIC = args.includes('--generic');
+/** Another build's main.js (a copy of dist/ under bench/.work/), to compare builds in turns; default dist/src/main.js. */
+const MAIN = args.includes('--main') ? args[args.indexOf('--main') + 1] : undefined;
 const BOUNDARY = '----veritrail-junit-' + randomBytes(8).toString('hex');
 
 /** A jest-junit style report: suites of 100 cases, one failure in 1,000, each case ~250 bytes with its output. */
@@ -58,7 +60,7 @@ function rssMb(pid: number): number {
 }
 
 async function main(): Promise<void> {
-  const stack = await startStack();
+  const stack = await startStack({ main: MAIN });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const headers = { Authorization: `Bearer ${stack.apiKey}`, 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` };
   const url = `${stack.baseUrl}/api/v2/attestations/${stack.orgName}/bench/trail/t1/${GENERIC ? 'generic' : 'junit'}`;

@@ -30,7 +30,7 @@ export async function walkEvidenceFiles(content: Buffer, filename: string, open:
     reader.end();
   } else {
     const sink = open(filename);
-    if (!sink) return;
+    if (!sink || sink.whole?.(content)) return;
     await feed(content, (slice) => sink.write(slice));
     sink.end();
   }

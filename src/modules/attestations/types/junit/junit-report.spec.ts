@@ -83,6 +83,14 @@ describe('junit assessment', () => {
     await expect(assess(tgz.subarray(0, tgz.length - 20), 'junit.xml.gz')).rejects.toBeInstanceOf(ValidationError);
   });
 
+  it('counts a report once when the quick pass leaves it to saxes half-way (a processing instruction after a suite)', async () => {
+    const xml = '<testsuites><testsuite name="a"><testcase name="1"><failure message="m"/></testcase><testcase name="2"/></testsuite><?pi x?><testsuite name="b"><testcase name="3"/></testsuite></testsuites>';
+    const a = await assess(Buffer.from(xml), 'report.xml', data([{ total: 3, failures: 1 }]));
+    expect(a.summary!.junit).toMatchObject({ total: 3, failures: 1, suite_count: 2, report_files: ['report.xml'] });
+    expect((a.summary!.junit as any).failed_tests).toEqual([{ suite: 'a', classname: '', name: '1', kind: 'failure', message: 'm' }]);
+    expect(a.reasons).toEqual(['1 test case(s) failed']);
+  });
+
   it('counts 20,000 cases in a 5 MB report with a summary of bounded size', async () => {
     const cases: string[] = [];
     for (let i = 0; i < 20_000; i++) {

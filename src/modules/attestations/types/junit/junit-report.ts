@@ -1,7 +1,8 @@
 import { StringDecoder } from 'node:string_decoder';
-import { SaxesParser, SaxesTagPlain } from 'saxes';
+import { SaxesParser } from 'saxes';
 import { EvidenceFormatError } from '../evidence/evidence-format-error';
 import { FileSink } from '../evidence/evidence-files';
+import { piecesOf, quickXmlScanPieces, TagEvents } from './quick-xml-scan';
 
 /** Counts of one suite (or of a whole report). */
 export interface JunitCounts {
@@ -35,6 +36,8 @@ export interface JunitReport extends JunitCounts {
 /** Listed suites and failed tests are capped so a huge report keeps a small summary; counts are never capped. */
 export const MAX_LISTED = 100;
 const MAX_MESSAGE = 500;
+/** The elements whose attributes are read. */
+const READ_ATTRIBUTES: ReadonlySet<string> = new Set(['testsuite', 'testcase', 'failure', 'error']);
 
 interface OpenSuite extends JunitSuiteSummary {
   timeAttr: number | null;
@@ -82,8 +85,34 @@ class JunitFileSink implements FileSink {
     this.parser.on('error', (error) => {
       throw new EvidenceFormatError(`${name} is not well-formed XML: ${error.message}`);
     });
-    this.parser.on('opentag', (tag) => this.openTag(tag));
-    this.parser.on('closetag', (tag) => this.closeTag(tag));
+    this.parser.on('opentag', (tag) => this.openTag(tag.name, tag.attributes as Record<string, string>));
+    this.parser.on('closetag', (tag) => this.closeTag(tag.name));
+  }
+
+  /**
+   * A file in memory whole is read by the quick pass first (quick-xml-scan.ts, several times faster than
+   * saxes); when that pass leaves the file to the full parser, whatever it counted is taken back and the file
+   * goes through saxes from the start (write + end), which then decides, errors included.
+   */
+  whole(content: Buffer): boolean {
+    const report = this.report;
+    const saved = { total: report.total, failures: report.failures, errors: report.errors, skipped: report.skipped, duration: report.duration, suites: report.suites.length, failedTests: report.failedTests.length };
+    const events: TagEvents = { openTag: (name, attributes) => this.openTag(name, attributes), closeTag: (name) => this.closeTag(name) };
+    if (quickXmlScanPieces(piecesOf(content), events, READ_ATTRIBUTES)) {
+      if (this.isReport) report.files.push(this.name);
+      return true;
+    }
+    Object.assign(report, { total: saved.total, failures: saved.failures, errors: saved.errors, skipped: saved.skipped, duration: saved.duration });
+    report.suites.length = saved.suites;
+    report.failedTests.length = saved.failedTests;
+    this.suites.length = 0;
+    this.root = null;
+    this.isReport = false;
+    this.testcase = null;
+    this.depth = 0;
+    this.caseDepth = -1;
+    this.loose = null;
+    return false;
   }
 
   write(chunk: Buffer): void {
@@ -97,15 +126,15 @@ class JunitFileSink implements FileSink {
     if (this.isReport) this.report.files.push(this.name);
   }
 
-  private openTag(tag: SaxesTagPlain): void {
+  private openTag(name: string, attributes: Record<string, string>): void {
     this.depth++;
     if (this.root === null) {
-      this.root = tag.name;
-      this.isReport = tag.name === 'testsuites' || tag.name === 'testsuite';
+      this.root = name;
+      this.isReport = name === 'testsuites' || name === 'testsuite';
     }
     if (!this.isReport) return;
-    const attr = (key: string) => (typeof tag.attributes[key] === 'string' ? (tag.attributes[key] as string) : '');
-    switch (tag.name) {
+    const attr = (key: string) => (typeof attributes[key] === 'string' ? attributes[key] : '');
+    switch (name) {
       case 'testsuite':
         if (this.testcase) return;
         this.suites.push({ name: attr('name'), total: 0, failures: 0, errors: 0, skipped: 0, duration: 0, timeAttr: seconds(attr('time')), caseTime: 0 });
@@ -119,7 +148,7 @@ class JunitFileSink implements FileSink {
       case 'error':
         // Only the case's own children: surefire's <flakyFailure>/<rerunFailure> are other names and do not count.
         if (this.testcase && this.depth === this.caseDepth + 1 && this.testcase.status !== 'error') {
-          this.testcase.status = tag.name;
+          this.testcase.status = name;
           this.testcase.message = (attr('message') || attr('type')).slice(0, MAX_MESSAGE);
         }
         return;
@@ -129,10 +158,10 @@ class JunitFileSink implements FileSink {
     }
   }
 
-  private closeTag(tag: SaxesTagPlain): void {
+  private closeTag(name: string): void {
     const depth = this.depth--;
     if (!this.isReport) return;
-    if (tag.name === 'testcase' && this.testcase && depth === this.caseDepth) {
+    if (name === 'testcase' && this.testcase && depth === this.caseDepth) {
       const c = this.testcase;
       this.testcase = null;
       const suite = this.suites[this.suites.length - 1] ?? (this.loose ??= { name: '', total: 0, failures: 0, errors: 0, skipped: 0, duration: 0, timeAttr: null, caseTime: 0 });
@@ -144,7 +173,7 @@ class JunitFileSink implements FileSink {
       if ((c.status === 'failure' || c.status === 'error') && this.report.failedTests.length < MAX_LISTED) {
         this.report.failedTests.push({ suite: suite.name, classname: c.classname, name: c.name, kind: c.status, message: c.message });
       }
-    } else if (tag.name === 'testsuite' && !this.testcase && this.suites.length) {
+    } else if (name === 'testsuite' && !this.testcase && this.suites.length) {
       this.closeSuite(this.suites.pop()!);
     } else if (depth === 1 && this.loose) {
       this.closeSuite(this.loose);
@@ -169,7 +198,7 @@ class JunitFileSink implements FileSink {
 
 function seconds(text: string): number | null {
   if (!text) return null;
-  const n = Number(text.replace(/,/g, ''));
+  const n = Number(text.includes(',') ? text.replace(/,/g, '') : text);
   return Number.isFinite(n) && n >= 0 ? n : null;
 }
 
