@@ -12,6 +12,7 @@ import { APP_CONFIG, AppConfig } from './common/config/app-config';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { ResourceRefusals } from './common/errors/resource-refusals';
 import { AnonymousRateLimit, RateLimitGuard, rateLimitOptions } from './common/http/rate-limit';
+import { RenameRedirects } from './common/http/rename-redirect';
 import { JsonLogger } from './common/logging/json-logger';
 import { Metrics, PoolUse } from './common/metrics/metrics';
 import { StrictValidationPipe } from './common/validation/strict-validation.pipe';
@@ -47,8 +48,10 @@ class CoreModule {
         { provide: Clock, useValue: clock },
         { provide: Metrics, useValue: metrics },
         { provide: ResourceRefusals, useValue: new ResourceRefusals(options.logger, metrics, clock) },
+        // Flows and environments register their renamable names; the exception filter turns an old name's 404 into a 308.
+        { provide: RenameRedirects, useValue: new RenameRedirects() },
       ],
-      exports: [APP_CONFIG, AdminTokenHolder, JsonLogger, Clock, Metrics, ResourceRefusals],
+      exports: [APP_CONFIG, AdminTokenHolder, JsonLogger, Clock, Metrics, ResourceRefusals, RenameRedirects],
     };
   }
 }

@@ -1,0 +1,11 @@
+import { Injectable } from '@nestjs/common';
+import { RenameRedirects } from '../../common/http/rename-redirect';
+import { EnvironmentRenameRepository } from './persistence/environment-rename.repository';
+
+/** An environment's old name in a path answers 308 to the same request under its current name. */
+@Injectable()
+export class EnvironmentRenameRedirect {
+  constructor(redirects: RenameRedirects, renames: EnvironmentRenameRepository) {
+    redirects.register({ kind: 'Environment', params: ['env', 'env_name'], currentName: (orgId, oldName) => renames.currentName(orgId, oldName) });
+  }
+}
