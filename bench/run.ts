@@ -45,6 +45,13 @@ const BENCHES: Record<string, Bench> = {
     options: '[--seconds N] [--top N] [--keep DIR] [--node BINARY] [--main MAIN_JS]',
     quick: '--seconds 2 --top 5',
   },
+  'ingest-pg': {
+    script: 'bench/ingest/pg-statements.ts',
+    needsBuild: true,
+    what: 'where PostgreSQL\'s time goes per 1 KB attestation: pg_stat_statements per statement, rows and HOT updates per table',
+    options: '[--seconds N] [--top N] [--main MAIN_JS]',
+    quick: '--seconds 2 --top 5',
+  },
   junit: {
     script: 'bench/junit/run.ts',
     needsBuild: true,

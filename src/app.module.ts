@@ -7,11 +7,13 @@ import { AdminTokenHolder } from './common/auth/admin-token.holder';
 import { AuthenticationGuard } from './common/auth/authentication.guard';
 import { BetaFeatureGuard } from './common/auth/beta-feature.guard';
 import { OrganizationGuard } from './common/auth/organization.guard';
+import { RequestGuards } from './common/auth/request-guards';
 import { Clock, SystemClock } from './common/clock/clock';
 import { APP_CONFIG, AppConfig } from './common/config/app-config';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { ResourceRefusals } from './common/errors/resource-refusals';
 import { AnonymousRateLimit, RateLimitGuard, rateLimitOptions } from './common/http/rate-limit';
+import { RenameRedirects } from './common/http/rename-redirect';
 import { JsonLogger } from './common/logging/json-logger';
 import { Metrics, PoolUse } from './common/metrics/metrics';
 import { StrictValidationPipe } from './common/validation/strict-validation.pipe';
@@ -47,8 +49,10 @@ class CoreModule {
         { provide: Clock, useValue: clock },
         { provide: Metrics, useValue: metrics },
         { provide: ResourceRefusals, useValue: new ResourceRefusals(options.logger, metrics, clock) },
+        // Flows and environments register their renamable names; the exception filter turns an old name's 404 into a 308.
+        { provide: RenameRedirects, useValue: new RenameRedirects() },
       ],
-      exports: [APP_CONFIG, AdminTokenHolder, JsonLogger, Clock, Metrics, ResourceRefusals],
+      exports: [APP_CONFIG, AdminTokenHolder, JsonLogger, Clock, Metrics, ResourceRefusals, RenameRedirects],
     };
   }
 }
@@ -62,8 +66,8 @@ function poolUse(dataSource: DataSource): PoolUse | undefined {
 
 /**
  * The modular monolith. Global pipe, filter and guards are providers (not `app.use*` calls) so that every
- * way of building the app (main.ts, tests) gets them. Guards run in the order listed: authentication ->
- * rate limit (per API key) -> organization and role -> beta feature.
+ * way of building the app (main.ts, tests) gets them. Guards run in this order, as one guard (RequestGuards):
+ * authentication -> rate limit (per API key) -> organization and role -> beta feature.
  */
 @Module({})
 export class AppModule {
@@ -83,10 +87,12 @@ export class AppModule {
         { provide: APP_PIPE, useClass: StrictValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         AnonymousRateLimit,
-        { provide: APP_GUARD, useClass: AuthenticationGuard },
-        { provide: APP_GUARD, useClass: RateLimitGuard },
-        { provide: APP_GUARD, useClass: OrganizationGuard },
-        { provide: APP_GUARD, useClass: BetaFeatureGuard },
+        AuthenticationGuard,
+        RateLimitGuard,
+        OrganizationGuard,
+        BetaFeatureGuard,
+        // The four above, in that order, as one guard (request-guards.ts says why).
+        { provide: APP_GUARD, useClass: RequestGuards },
       ],
     };
   }

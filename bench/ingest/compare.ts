@@ -1,7 +1,7 @@
 /**
  * Builds of the service, side by side, for a change whose effect is smaller than this machine's drift.
  * Run: `npx ts-node --transpile-only bench/ingest/compare.ts <A>/src/main.js <B>/src/main.js [<C>/src/main.js ...]
- * [--rounds N] [--seconds N] [--attachment-kb N]`, where A, B ... are copies of `dist/` (a copy must stay inside the
+ * [--rounds N] [--seconds N] [--attachment-kb N] [--env NAME=VALUE ...]`, where A, B ... are copies of `dist/` (a copy must stay inside the
  * project folder, e.g. `bench/.work/`, so that it finds node_modules). `<main.js>@<node binary>` runs that build
  * on another Node.js (e.g. one installed by scripts/test-on-node.sh); bare express always runs on this one.
  *
@@ -31,6 +31,10 @@ const ROUNDS = option('rounds', 10);
 const SECONDS = option('seconds', 3);
 const ATTACHMENT_KB = option('attachment-kb', 0);
 const CLIENTS = 16;
+/** Settings for every build, e.g. `--env LOG_LEVEL=info` (an access log line per request; the default is warn). */
+const ENV: Record<string, string> = Object.fromEntries(
+  args.flatMap((a, i) => (a === '--env' && args[i + 1]?.includes('=') ? [[args[i + 1].split('=')[0], args[i + 1].split('=').slice(1).join('=')]] : [])),
+);
 
 function loadAverage(): string {
   return os.loadavg().map((l) => l.toFixed(1)).join(' ');
@@ -46,7 +50,7 @@ async function main() {
   if (builds.length < 2 || builds.length > NAMES.length) {
     throw new Error('usage: compare.ts <A main.js> <B main.js> [<C main.js> ...] [--rounds N] [--seconds N] [--attachment-kb N]');
   }
-  console.log(`compare: ${ROUNDS} rounds of ${SECONDS}s, ${CLIENTS} clients, attachment ${ATTACHMENT_KB} KB; ${machine()}; load average ${loadAverage()}`);
+  console.log(`compare: ${ROUNDS} rounds of ${SECONDS}s, ${CLIENTS} clients, attachment ${ATTACHMENT_KB} KB${Object.keys(ENV).length ? `, ${JSON.stringify(ENV)}` : ''}; ${machine()}; load average ${loadAverage()}`);
   const dataJson = dataJsonOf(1024, 'unit-test');
   const payload = randomBytes(Math.max(ATTACHMENT_KB * 1024, 16));
   const body = (i: number) => {
@@ -59,7 +63,7 @@ async function main() {
   const bare = await startBare();
   const stacks: Stack[] = [];
   try {
-    for (const build of builds) stacks.push(await startStack({ main: build.main, node: build.node }));
+    for (const build of builds) stacks.push(await startStack({ main: build.main, node: build.node, env: ENV }));
     const load = (stack: Stack, ms: number) =>
       runLoad({
         url: stack.baseUrl,

@@ -64,6 +64,8 @@ export async function startStack(
     log?: (line: string) => void;
     /** diagnostic only */
     asyncCommit?: boolean;
+    /** diagnostic only: PostgreSQL started with pg_stat_statements (bench/ingest/pg-statements.ts) */
+    statementStats?: boolean;
     nodeArgs?: string[];
     /** Another build's main.js (bench/ingest/compare.ts); default dist/src/main.js. */
     main?: string;
@@ -75,7 +77,21 @@ export async function startStack(
   if (!fs.existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritrail-bench-'));
   // Durable settings, as main.ts starts it (fsync and synchronous_commit on).
-  const db = await startEmbeddedPostgres({ dataDir });
+  let db = await startEmbeddedPostgres({ dataDir });
+  if (options.statementStats) {
+    // A preloaded library takes a restart: set it, stop, and start the same cluster again.
+    const c = new Client({ connectionString: db.url });
+    await c.connect();
+    await c.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
+    await c.query(`ALTER SYSTEM SET pg_stat_statements.track = 'all'`);
+    await c.end();
+    await db.stop();
+    db = await startEmbeddedPostgres({ dataDir, port: db.port });
+    const e = new Client({ connectionString: db.url });
+    await e.connect();
+    await e.query(`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`);
+    await e.end();
+  }
   if (options.asyncCommit) {
     const c = new Client({ connectionString: db.url });
     await c.connect();

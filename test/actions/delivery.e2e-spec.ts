@@ -282,14 +282,12 @@ describe('notification delivery', () => {
         targets: [{ type: 'WEBHOOK', webhook: receiver.url('/healthy') }],
       });
       await beginTrail('t-hang');
-      const sent: number[] = [];
-      for (let i = 0; i < 5; i++) {
-        sent.push(Date.now());
-        await attest('t-hang', `check-${i}`, true);
-      }
-      await waitFor(() => at('/healthy').length >= 5, { timeoutMs: 5_000, what: 'the healthy receiver' });
-      const lags = at('/healthy').map((r, i) => r.at - sent[i]);
-      expect(Math.max(...lags)).toBeLessThan(1000);
+      for (let i = 0; i < 5; i++) await attest('t-hang', `check-${i}`, true);
+      await waitFor(() => at('/healthy').length >= 5, { timeoutMs: 10_000, what: 'the healthy receiver' });
+      // Not a duration but what a user would see: healthy deliveries went through while hanging ones were still
+      // held open. Had the healthy receiver's deliveries waited for each hang to time out, none would have
+      // arrived while a hanging request was open.
+      expect(at('/healthy').some((r) => r.heldOpen > 0)).toBe(true);
       const timedOut = await waitFor(async () => {
         const list = (await t.http().get(`/api/v2/actions/${org.name}/${hanging.number}/deliveries`).set(...admin()).expect(200)).body;
         return list.length >= 5 ? list : undefined;

@@ -9,6 +9,8 @@ export interface ReceivedRequest {
   json: any;
   /** when it arrived (Date.now()) */
   at: number;
+  /** How many requests the receiver was holding unanswered ('hang') when this one arrived. */
+  heldOpen: number;
 }
 
 /** What the receiver does with a request: answer with a status, or never answer ('hang'). */
@@ -17,6 +19,8 @@ export type Reply = number | 'hang';
 export interface HttpReceiver {
   url: (path?: string) => string;
   received: ReceivedRequest[];
+  /** Requests held unanswered ('hang') whose client has not yet given up. */
+  heldOpen: number;
   /** Decides each reply (default 200). */
   reply: (req: ReceivedRequest) => Reply;
   close(): Promise<void>;
@@ -27,6 +31,7 @@ export async function startHttpReceiver(): Promise<HttpReceiver> {
   const receiver: HttpReceiver = {
     url: () => '',
     received: [],
+    heldOpen: 0,
     reply: () => 200,
     close: async () => undefined,
   };
@@ -41,10 +46,14 @@ export async function startHttpReceiver(): Promise<HttpReceiver> {
       } catch {
         json = undefined;
       }
-      const entry: ReceivedRequest = { path: req.url ?? '', headers: req.headers, raw, json, at: Date.now() };
+      const entry: ReceivedRequest = { path: req.url ?? '', headers: req.headers, raw, json, at: Date.now(), heldOpen: receiver.heldOpen };
       receiver.received.push(entry);
       const reply = receiver.reply(entry);
-      if (reply === 'hang') return;
+      if (reply === 'hang') {
+        receiver.heldOpen++;
+        res.once('close', () => receiver.heldOpen--);
+        return;
+      }
       res.writeHead(reply, { 'Content-Type': 'text/plain' });
       res.end('ok');
     });

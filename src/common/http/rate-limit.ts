@@ -54,6 +54,11 @@ export function rateLimitOptions(config: AppConfig, clock: Clock): ThrottlerModu
   };
 }
 
+/** Whether a throttler has a skip condition of its own (the fast path does not evaluate one). */
+function anySkipIf(throttlers: Array<{ skipIf?: unknown }>): boolean {
+  return throttlers.some((t) => t.skipIf !== undefined);
+}
+
 function describeLimit(limit: number, settings: RateLimitSettings, per: string): string {
   return `Too many requests: at most ${limit} per ${settings.windowSeconds} s ${per}; retry later`;
 }
@@ -72,6 +77,45 @@ export class RateLimitGuard extends ThrottlerGuard {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super(options, storage, reflector);
+  }
+
+  /** Per route handler: whether it sets limits of its own (`@Throttle`, `@SkipThrottle` ...); none does today. */
+  private readonly ownSettings = new WeakMap<object, boolean>();
+
+  /**
+   * The library's check without its per-request overhead: with one throttler whose limit and window are numbers,
+   * and a route that sets nothing of its own, the library's six metadata lookups and three awaited values come
+   * out the same on every request. Counting, the headers and the 429 stay the library's (`handleRequest`); a
+   * route that sets limits of its own goes through the library's whole check.
+   */
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (await this.shouldSkip(context)) return true;
+    const throttler = this.throttlers.length === 1 ? this.throttlers[0] : undefined;
+    if (!throttler || typeof throttler.limit !== 'number' || typeof throttler.ttl !== 'number' || this.routeSetsOwn(context, throttler.name)) {
+      return super.canActivate(context);
+    }
+    return this.handleRequest({
+      context,
+      limit: throttler.limit,
+      ttl: throttler.ttl,
+      throttler,
+      blockDuration: typeof throttler.blockDuration === 'number' ? throttler.blockDuration : throttler.ttl,
+      getTracker: throttler.getTracker ?? this.commonOptions.getTracker!,
+      generateKey: throttler.generateKey ?? this.commonOptions.generateKey!,
+    });
+  }
+
+  private routeSetsOwn(context: ExecutionContext, name = 'default'): boolean {
+    const handler = context.getHandler();
+    let own = this.ownSettings.get(handler);
+    if (own === undefined) {
+      // The library's metadata keys (`@nestjs/throttler`'s throttler.constants), per throttler name.
+      const keys = ['THROTTLER:SKIP', 'THROTTLER:LIMIT', 'THROTTLER:TTL', 'THROTTLER:BLOCK_DURATION', 'THROTTLER:TRACKER', 'THROTTLER:KEY_GENERATOR'];
+      const targets = [handler, context.getClass()];
+      own = keys.some((key) => this.reflector.getAllAndOverride(key + name, targets) !== undefined) || !!this.commonOptions.skipIf || !!anySkipIf(this.throttlers);
+      this.ownSettings.set(handler, own);
+    }
+    return own;
   }
 
   protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {

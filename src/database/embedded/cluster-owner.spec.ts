@@ -87,9 +87,8 @@ describe('process stamps and the owner record', () => {
     await new Promise((resolve) => child.stdout.once('data', resolve));
     const stamp = { pid: child.pid!, started: processStarted(child.pid!)! };
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
-    const began = Date.now();
+    // What stopped it says which waits ran out: SIGINT's was exceeded, SIGQUIT ended it (no duration asserted).
     expect(await stopPostmaster(stamp, { fast: 300, immediate: 5_000, kill: 5_000 })).toBe(true);
     expect(await exited).toBe('SIGQUIT');
-    expect(Date.now() - began).toBeLessThan(5_000);
   });
 });

@@ -256,11 +256,15 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   };
   process.on('exit', fastShutdownOnExit);
 
-  const stopRun = async ({ child, exited, postmaster }: PostmasterRun) => {
+  const report = options.report ?? ((_level: 'error' | 'info', msg: string) => log(msg));
+  /** Stops one run of the postmaster; says which signals that took (none when it was already gone). */
+  const stopRun = async ({ child, exited, postmaster }: PostmasterRun): Promise<NodeJS.Signals[]> => {
+    const sent: NodeJS.Signals[] = [];
     // Already gone (killed, crashed, or stopped by a signal to its group): nothing to wait for.
     if (child.exitCode === null && child.signalCode === null && child.pid) {
       for (const [signal, ms] of [['SIGINT', STOP_WAITS_MS.fast], ['SIGQUIT', STOP_WAITS_MS.immediate], ['SIGKILL', STOP_WAITS_MS.kill]] as const) {
         child.kill(signal);
+        sent.push(signal);
         let timer: NodeJS.Timeout | undefined;
         const gone = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)))]);
         clearTimeout(timer);
@@ -268,17 +272,20 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       }
     }
     if (postmaster) removeOwnerRecord(dataDir, postmaster);
+    return sent;
   };
   const stopChild = async () => {
     stopping = true;
     process.removeListener('exit', fastShutdownOnExit);
-    await stopRun(run);
+    const signals = await stopRun(run);
+    // What the stop took: no signal when PostgreSQL had already stopped (nothing was waited for), SIGINT alone
+    // for a fast shutdown, more when it had to be escalated.
+    report('info', signals.length ? 'embedded PostgreSQL stopped' : 'embedded PostgreSQL had already stopped', { signals });
   };
 
   // The service's own cluster is started again when it stops on its own (killed, or its crash recovery failed
   // because a checkpoint or WAL write found no space): first after a second, then less and less often, up to
   // every 30 s, until it starts, which for a full disk is when space returns. Requests get 503 meanwhile.
-  const report = options.report ?? ((_level: 'error' | 'info', msg: string) => log(msg));
   const watch = (watched: PostmasterRun) => {
     void watched.exited.then((result) => {
       if (stopping || watched !== run) return;

@@ -1,9 +1,8 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { ArchiveEnvironmentHandler } from './commands/archive-environment/archive-environment.handler';
 import { RenameEnvironmentHandler } from './commands/rename-environment/rename-environment.handler';
 import { EnvironmentLifecycleController } from './environment-lifecycle.controller';
-import { EnvironmentRenameRedirect } from './environment-rename-redirect.interceptor';
+import { EnvironmentRenameRedirect } from './environment-rename-redirect';
 import { EnvironmentRenameRepository } from './persistence/environment-rename.repository';
 import { ArtifactsModule } from '../artifacts/artifacts.module';
 import { FlowsModule } from '../flows/flows.module';
@@ -71,7 +70,7 @@ import { EnvironmentTypeRegistry } from './types/environment-type.registry';
     EnvironmentRenameRepository,
     ArchiveEnvironmentHandler,
     RenameEnvironmentHandler,
-    { provide: APP_INTERCEPTOR, useClass: EnvironmentRenameRedirect },
+    EnvironmentRenameRedirect,
     // Environments are tagged by name (`PATCH /tags/{org}/env/{name}`).
     tagTargetProvider<EnvironmentRepository>('environment', EnvironmentRepository, (envs) => (manager, orgId, name, update) =>
       envs.updateTags(manager, orgId, name, update),

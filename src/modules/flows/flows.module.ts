@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { ArchiveFlowHandler } from './commands/archive-flow/archive-flow.handler';
 import { RenameFlowHandler } from './commands/rename-flow/rename-flow.handler';
-import { FlowRenameRedirect } from './flow-rename-redirect.interceptor';
+import { FlowRenameRedirect } from './flow-rename-redirect';
 import { FlowRenameRepository } from './persistence/flow-rename.repository';
 import { TagsModule, tagTargetProvider } from '../tags/tags.module';
 import { CreateFlowHandler } from './commands/create-flow/create-flow.handler';
@@ -34,7 +33,7 @@ import { ListFlowsHandler } from './queries/list-flows/list-flows.handler';
     FlowRenameRepository,
     ArchiveFlowHandler,
     RenameFlowHandler,
-    { provide: APP_INTERCEPTOR, useClass: FlowRenameRedirect },
+    FlowRenameRedirect,
     // Flows are tagged by name (`PATCH /tags/{org}/flow/{name}`).
     tagTargetProvider<FlowDirectory>('flow', FlowDirectory, (flows) => (manager, orgId, name, update) => flows.updateTags(manager, orgId, name, update)),
   ],

@@ -8,7 +8,7 @@ import { RenameFlowCommand } from './rename-flow.command';
 /**
  * Renames a flow and records the rename (its history). Nothing else is written: trails, artifacts and
  * attestations refer to the flow by id, so every record is reachable under the new name at once, and the old
- * name answers with a redirect to the new one (RenameRedirectInterceptor) until a flow is created with it.
+ * name answers with a redirect to the new one (RenameRedirects, in the exception filter) until a flow is created with it.
  */
 @CommandHandler(RenameFlowCommand)
 export class RenameFlowHandler implements ICommandHandler<RenameFlowCommand> {

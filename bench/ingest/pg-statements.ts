@@ -1,0 +1,93 @@
+/**
+ * Where PostgreSQL's time goes per ingested attestation: runs the service against a cluster with
+ * pg_stat_statements, loads it with generic attestations (1 KB data_json, 16 clients), and lists each statement's
+ * calls and execution time per request (planning included), with the cluster's CPU per request for scale.
+ * Execution time is time inside the executor (lock waits included), not CPU; the shares are what this is for.
+ * Run: `npm run build && npx ts-node --transpile-only bench/ingest/pg-statements.ts [--seconds N] [--main <main.js>] [--top N]`.
+ */
+import * as os from 'node:os';
+import { Client } from 'pg';
+import { machine, startStack } from './harness';
+import { runLoad } from './load';
+import { BOUNDARY, dataJsonOf, multipart } from './requests';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const SECONDS = Number(option('seconds', '10'));
+const TOP = Number(option('top', '15'));
+const CLIENTS = 16;
+
+async function main() {
+  const stack = await startStack({ main: option('main', 'dist/src/main.js'), statementStats: true });
+  const db = new Client({ connectionString: stack.dbUrl });
+  await db.connect();
+  try {
+    const load = (ms: number) =>
+      runLoad({
+        url: stack.baseUrl,
+        method: 'POST',
+        headers: { Authorization: `Bearer ${stack.apiKey}`, 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` },
+        path: (i) => `/api/v2/attestations/${stack.orgName}/pg-flow/trail/trail-${i % CLIENTS}/generic`,
+        body: () => multipart(dataJsonOf(1024, 'unit-test')),
+        concurrency: CLIENTS,
+        durationMs: ms,
+        expectStatus: 201,
+      });
+    await load(3000);
+    await db.query(`SELECT pg_stat_statements_reset()`);
+    const tables = async () =>
+      new Map(
+        (
+          await db.query(
+            `SELECT s.relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, (SELECT count(*) FROM pg_index i WHERE i.indrelid = s.relid) AS indexes
+               FROM pg_stat_user_tables s`,
+          )
+        ).rows.map((row) => [row.relname as string, row]),
+      );
+    await new Promise((resolve) => setTimeout(resolve, 700)); // table counters are flushed about every second
+    const before = await tables();
+    const cpu0 = stack.postgresCpuSeconds();
+    const r = await load(SECONDS * 1000);
+    const cpu = stack.postgresCpuSeconds() - cpu0;
+    if (r.errors) throw new Error(`${r.errors} errors (first: ${r.firstError})`);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const after = await tables();
+    const rows = await db.query(
+      `SELECT calls, total_exec_time + total_plan_time AS ms, rows, wal_bytes, query
+         FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time + total_plan_time DESC`,
+    );
+    const per = (x: number) => x / r.requests;
+    const total = rows.rows.reduce((sum, row) => sum + Number(row.ms), 0);
+    console.log(
+      `pg-statements: ${r.requests} requests in ${r.seconds.toFixed(1)} s (${r.rps.toFixed(0)}/s); ${machine()}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+    );
+    console.log(`PostgreSQL CPU ${((cpu * 1000) / r.requests).toFixed(3)} ms per request; statements' execution ${((total * 1000) / r.requests).toFixed(1)} us per request`);
+    console.log(`  us/req  calls/req  us/call  WAL B/req  statement`);
+    for (const row of rows.rows.slice(0, TOP)) {
+      const text = String(row.query).replace(/\s+/g, ' ');
+      console.log(
+        `${(per(Number(row.ms)) * 1000).toFixed(1).padStart(8)} ${per(Number(row.calls)).toFixed(3).padStart(10)} ${((Number(row.ms) * 1000) / Number(row.calls)).toFixed(1).padStart(8)} ${per(Number(row.wal_bytes)).toFixed(0).padStart(10)}  ${text.slice(0, 160)}`,
+      );
+    }
+    console.log(`\nrows per request: table (indexes): inserted, updated (of which HOT)`);
+    for (const [name, row] of after) {
+      const was = before.get(name);
+      const ins = per(Number(row.n_tup_ins) - Number(was?.n_tup_ins ?? 0));
+      const upd = per(Number(row.n_tup_upd) - Number(was?.n_tup_upd ?? 0));
+      const hot = per(Number(row.n_tup_hot_upd) - Number(was?.n_tup_hot_upd ?? 0));
+      if (ins + upd < 0.01) continue;
+      console.log(`  ${name} (${row.indexes}): ${ins.toFixed(3)} inserted, ${upd.toFixed(3)} updated (${hot.toFixed(3)} HOT)`);
+    }
+  } finally {
+    await db.end();
+    await stack.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
