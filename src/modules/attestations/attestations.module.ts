@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
 import { ArtifactsModule } from '../artifacts/artifacts.module';
+import { EvidenceLogModule } from '../evidence-log/evidence-log.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { OutboxModule } from '../outbox/outbox.module';
 import { ReposModule } from '../repos/repos.module';
@@ -32,7 +33,7 @@ import { DecisionRecorder } from './types/decision/decision-recorder';
  * modules, DecisionRecorder for evaluations (an evaluated decision's attestation and `decision.recorded` event), and the read shape of an attestation re-exported below (for the trail read model).
  */
 @Module({
-  imports: [LedgerModule, ArtifactsModule, ReposModule, OutboxModule],
+  imports: [LedgerModule, ArtifactsModule, ReposModule, OutboxModule, EvidenceLogModule],
   controllers: [AttestationsController],
   providers: [
     AttestationTypeRegistry,
