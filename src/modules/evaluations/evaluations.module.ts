@@ -17,6 +17,10 @@ import { EvaluationRunner } from './running/evaluation-runner';
 import { PolicyEngines } from './running/policy-engine';
 import { RegoEngine } from './running/rego-engine';
 import { WasmEngine } from './running/wasm-engine';
+import { EvidenceLogModule } from '../evidence-log/evidence-log.module';
+import { EvaluationEnvelopeRepository } from './persistence/evaluation-envelope.repository';
+import { DecisionSigner } from './signing/decision-signer';
+import { GetEvaluationAttestationHandler } from './queries/get-evaluation-attestation/get-evaluation-attestation.handler';
 
 /**
  * Evaluations: a policy bundle run on the server against trails pinned at one instant, its outcome recorded
@@ -24,7 +28,7 @@ import { WasmEngine } from './running/wasm-engine';
  * Owns `evaluations` and `evaluation_policies`. No public surface: nothing else calls into it.
  */
 @Module({
-  imports: [LedgerModule, TrailsModule, ArtifactsModule, AttestationsModule, ControlsModule],
+  imports: [LedgerModule, TrailsModule, ArtifactsModule, AttestationsModule, ControlsModule, EvidenceLogModule],
   controllers: [EvaluationsController],
   providers: [
     EvaluationRepository,
@@ -40,6 +44,9 @@ import { WasmEngine } from './running/wasm-engine';
     ReplayEvaluationHandler,
     GetEvaluationHandler,
     ListEvaluationsHandler,
+    EvaluationEnvelopeRepository,
+    DecisionSigner,
+    GetEvaluationAttestationHandler,
   ],
 })
 export class EvaluationsModule {}

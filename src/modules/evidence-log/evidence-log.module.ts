@@ -40,3 +40,6 @@ export class EvidenceLogModule {}
 export { EvidenceLog } from './evidence-log';
 export type { LogAppend } from './evidence-log';
 export { LogSigner } from './log-signer';
+// Read messages other modules may dispatch on the query bus (the audit package reads the log as its routes do).
+export { GetCheckpointQuery, InclusionProofQuery, ListLogKeysQuery, LookupEntryQuery } from './queries/log.queries';
+export type { EntryAnswer, KeyAnswer } from './queries/log.queries';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
 import { JsonLogger } from '../../common/logging/json-logger';
-import { emptyCheckpoint, formatVerifierKey, keyIdHex, signCheckpoint } from '../../../libs/transparency/src';
+import { DsseSigner, emptyCheckpoint, formatVerifierKey, keyIdHex, signCheckpoint } from '../../../libs/transparency/src';
 import { loadSigningKey, LoadedSigningKey } from './log-signing-key';
 import { EvidenceLogRepository } from './persistence/evidence-log.repository';
 import { SigningKeyRepository } from './persistence/signing-key.repository';
@@ -67,6 +67,12 @@ export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown 
   emptyNote(orgName: string): string {
     const cp = emptyCheckpoint(this.origin(orgName));
     return signCheckpoint(cp, [this.signer()]);
+  }
+
+  /** The active key as a DSSE signer (signed decisions are signed with the log's key; keyid = its note key id). */
+  dsseSigner(): DsseSigner {
+    const signer = this.signer();
+    return { keyId: signer.keyId, privateKey: signer.privateKey };
   }
 
   activeKeyId(): string {
