@@ -25,6 +25,7 @@ import { SonarAttestationModule } from './attestations/types/sonar/sonar-attesta
 import { ControlsModule } from './controls/controls.module';
 import { EvaluationsModule } from './evaluations/evaluations.module';
 import { EvidenceLogModule } from './evidence-log/evidence-log.module';
+import { AuditPackagesModule } from './audit-packages/audit-packages.module';
 import { FlowsModule } from './flows/flows.module';
 import { GateModule } from './gate/gate.module';
 import { HealthModule } from './health/health.module';
@@ -84,4 +85,5 @@ export const FEATURE_MODULES = [
   ArtifactCatalogModule,
   SearchModule,
   EvidenceLogModule,
+  AuditPackagesModule,
 ];

@@ -76,3 +76,8 @@ export { attestationRowsFrom } from './persistence/attestation.reader';
 export type { AttestationRow } from './persistence/attestation.reader';
 export { toAttestationResponse } from './dto/attestation.response';
 export type { AttestationResponse } from './dto/attestation.response';
+
+// Read messages other modules may dispatch (the audit package copies attestations and evidence as their routes answer them).
+export { FindOrgAttestationQuery } from './queries/find-org-attestation/find-org-attestation.query';
+export { ListFlowAttestationsQuery } from './queries/list-flow-attestations/list-flow-attestations.query';
+export { GetAttestationEvidenceQuery } from './queries/get-attestation-evidence/get-attestation-evidence.query';

@@ -41,5 +41,5 @@ export { EvidenceLog } from './evidence-log';
 export type { LogAppend } from './evidence-log';
 export { LogSigner } from './log-signer';
 // Read messages other modules may dispatch on the query bus (the audit package reads the log as its routes do).
-export { GetCheckpointQuery, InclusionProofQuery, ListLogKeysQuery, LookupEntryQuery } from './queries/log.queries';
+export { GetCheckpointQuery, InclusionProofQuery, ListEntriesQuery, ListLogKeysQuery, LookupEntryQuery } from './queries/log.queries';
 export type { EntryAnswer, KeyAnswer } from './queries/log.queries';

@@ -1,0 +1,24 @@
+import { Controller, Get, Param, StreamableFile } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { CurrentOrg } from '../../common/auth/auth.decorators';
+import { OrgContext } from '../../common/auth/principal';
+import { orgScope } from '../../common/cqrs/org-scoped';
+import { ApiErrors, ApiSuccess } from '../../common/openapi/response-schema';
+import { describe, string } from '../../common/openapi/response-schema';
+import { GetTrailAuditPackageQuery } from './queries/get-trail-audit-package.query';
+
+const PACKAGE_SCHEMA = describe(string, 'a gzip-compressed tar: manifest.json, trail.json, attestations/, evidence/, evaluations/, policies/, log/, README.txt');
+
+/** Audit packages: a trail's records, evidence, signed decisions and log proofs, checkable offline. */
+@Controller('trails')
+export class AuditPackagesController {
+  constructor(private readonly queryBus: QueryBus) {}
+
+  @Get(':org/:flow/:trail/audit_package')
+  @ApiSuccess(PACKAGE_SCHEMA, { contentType: 'application/gzip' })
+  @ApiErrors({ 404: 'unknown flow or trail' })
+  async trailPackage(@CurrentOrg() org: OrgContext, @Param('flow') flow: string, @Param('trail') trail: string): Promise<StreamableFile> {
+    const { filename, stream } = await this.queryBus.execute(new GetTrailAuditPackageQuery({ ...orgScope(org), flowName: flow, trailName: trail }));
+    return new StreamableFile(stream, { type: 'application/gzip', disposition: `attachment; filename="${filename}"` });
+  }
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { EvaluationsModule } from '../evaluations/evaluations.module';
+import { AuditPackagesController } from './audit-packages.controller';
+import { GetTrailAuditPackageHandler } from './queries/get-trail-audit-package.handler';
+
+/**
+ * Audit packages (trust layer): a trail's records, evidence, signed decisions and the evidence log's proofs as one
+ * streamed gzip tar that `verify package` checks offline. Owns no table: it reads through the owners' queries
+ * and facades. No public surface.
+ */
+@Module({
+  imports: [EvaluationsModule],
+  controllers: [AuditPackagesController],
+  providers: [GetTrailAuditPackageHandler],
+})
+export class AuditPackagesModule {}

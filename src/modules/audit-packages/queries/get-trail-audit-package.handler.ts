@@ -1,0 +1,190 @@
+import { Readable } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
+import * as tar from 'tar-stream';
+import { canonicalJson, parseCheckpoint, parseNote, sha256 } from '../../../../libs/transparency/src';
+import { AppError } from '../../../common/errors/app-error';
+import { FindOrgAttestationQuery, GetAttestationEvidenceQuery, ListFlowAttestationsQuery } from '../../attestations/attestations.module';
+import { EvaluationArchive } from '../../evaluations/evaluations.module';
+import { GetCheckpointQuery, InclusionProofQuery, ListEntriesQuery, ListLogKeysQuery, LookupEntryQuery } from '../../evidence-log/evidence-log.module';
+import { GetTrailQuery } from '../../trails/trails.module';
+import { PACKAGE_README, PackageManifest } from '../domain/package-layout';
+import { GetTrailAuditPackageQuery } from './get-trail-audit-package.query';
+
+/** Bytes written to the archive per chunk: the stream's back-pressure is honoured between chunks. */
+const CHUNK = 256 * 1024;
+const PAGE = 500;
+
+interface AttestationShape {
+  attestation_id: string;
+  trail_name: string;
+  evidence: { sha256: string } | null;
+}
+
+/**
+ * Builds a trail's audit package as a gzip tar, streamed: files are written one after another with back-pressure,
+ * so memory stays flat whatever the attachments' total size (one attachment's bytes at a time at most). Every
+ * read goes through the owning module's query (the same a read route answers), so the package holds exactly
+ * what those routes return. The manifest, holding every other file's SHA-256, is written last.
+ */
+@QueryHandler(GetTrailAuditPackageQuery)
+export class GetTrailAuditPackageHandler implements IQueryHandler<GetTrailAuditPackageQuery> {
+  constructor(
+    private readonly queryBus: QueryBus,
+    private readonly evaluations: EvaluationArchive,
+  ) {}
+
+  async execute({ props }: GetTrailAuditPackageQuery): Promise<{ filename: string; stream: Readable }> {
+    const scope = { orgId: props.orgId, orgName: props.orgName };
+    // Before the response begins: an unknown flow or trail is a 404, not a broken archive.
+    const trail = await this.queryBus.execute(new GetTrailQuery({ ...scope, flowName: props.flowName, trailName: props.trailName }));
+    const pack = tar.pack();
+    const gzip = createGzip();
+    pack.pipe(gzip);
+    void this.fill(pack, props, trail).catch((error) => gzip.destroy(error instanceof Error ? error : new Error(String(error))));
+    return { filename: `${props.orgName}-${props.flowName}-${props.trailName}-audit-package.tar.gz`, stream: gzip };
+  }
+
+  private async fill(pack: tar.Pack, props: GetTrailAuditPackageQuery['props'], trail: unknown): Promise<void> {
+    const scope = { orgId: props.orgId, orgName: props.orgName };
+    const files: Record<string, string> = {};
+    const add = async (name: string, content: Buffer | string) => {
+      const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+      files[name] = sha256(bytes).toString('hex');
+      await writeEntry(pack, name, bytes);
+    };
+    const json = (value: unknown) => canonicalJson(value);
+
+    // The checkpoint first: every proof below is made at its size.
+    const note: string = await this.queryBus.execute(new GetCheckpointQuery(scope));
+    const checkpoint = parseCheckpoint(parseNote(note).text);
+    const size = checkpoint.size;
+
+    // This trail's log entries (covered by the checkpoint), by the locators their leaves carry.
+    const logged = new Map<string, { kind: string; id: string; index: number; leaf: string; leaf_hash: string }>();
+    for (let start = 0; start < size; start += 1000) {
+      const page: { entries: Array<{ index: number | null; leaf: string; leaf_hash: string }> } = await this.queryBus.execute(
+        new ListEntriesQuery({ ...scope, start, limit: Math.min(1000, size - start) }),
+      );
+      if (page.entries.length === 0) break;
+      for (const e of page.entries) {
+        const leaf = JSON.parse(e.leaf) as { kind: string; id: string; flow?: string; trail?: string };
+        if (e.index !== null && e.index < size && leaf.flow === props.flowName && leaf.trail === props.trailName) {
+          logged.set(`${leaf.kind}/${leaf.id}`, { kind: leaf.kind, id: leaf.id, index: e.index, leaf: e.leaf, leaf_hash: e.leaf_hash });
+        }
+      }
+    }
+
+    await add('trail.json', json(trail));
+
+    // The trail's attestations as the service has them now, and any logged one it no longer has.
+    const ids = new Set<string>();
+    for (let page = 1; ; page++) {
+      const got: { data: AttestationShape[]; pagination: { page_count: number } } = await this.queryBus.execute(
+        new ListFlowAttestationsQuery({ ...scope, flowName: props.flowName, page, perPage: PAGE }),
+      );
+      for (const a of got.data) if (a.trail_name === props.trailName) ids.add(a.attestation_id);
+      if (page >= got.pagination.page_count) break;
+    }
+    for (const e of logged.values()) if (e.kind === 'attestation') ids.add(e.id);
+
+    const manifest: PackageManifest = {
+      format: 'veritrail-audit-package/v1',
+      org: props.orgName,
+      subject: { kind: 'trail', flow: props.flowName, trail: props.trailName },
+      generated_at: new Date().toISOString(),
+      checkpoint: { origin: checkpoint.origin, size, root_hash: checkpoint.rootHash.toString('base64') },
+      records: [],
+      missing_records: [],
+      missing_evidence: [],
+      files,
+    };
+    const leaves: Array<{ index: number; leaf: string; leaf_hash: string }> = [];
+    for (const id of [...ids].sort()) {
+      const found: { data: AttestationShape[] } = await this.queryBus.execute(new FindOrgAttestationQuery({ ...scope, attestationId: id })).catch(notFoundAsEmpty);
+      const entry = logged.get(`attestation/${id}`) ?? (await this.lookup(scope, 'attestation', id, size));
+      if (entry) leaves.push(entry);
+      const record = found.data[0];
+      if (!record) {
+        if (entry) manifest.missing_records.push({ kind: 'attestation', id, index: entry.index });
+        continue;
+      }
+      const file = `attestations/${id}.json`;
+      await add(file, json(record));
+      manifest.records.push({ kind: 'attestation', id, file, index: entry?.index ?? null });
+      if (record.evidence && !files[`evidence/${record.evidence.sha256}`]) {
+        try {
+          const download: { content: Buffer } = await this.queryBus.execute(
+            new GetAttestationEvidenceQuery({ ...scope, flowName: props.flowName, trailName: props.trailName, attestationId: id }),
+          );
+          await add(`evidence/${record.evidence.sha256}`, download.content);
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          manifest.missing_evidence.push({ attestation_id: id, sha256: record.evidence.sha256, reason: error.message });
+        }
+      }
+    }
+
+    for (const ev of await this.evaluations.covering(props.orgId, props.flowName, props.trailName)) {
+      await add(`evaluations/${ev.id}.json`, json(ev.record));
+      const hex = ev.policyDigest.replace(/^sha256:/, '');
+      for (const [path, text] of Object.entries(ev.policyFiles)) {
+        if (!files[`policies/${hex}/${path}`]) await add(`policies/${hex}/${path}`, text);
+      }
+      if (ev.envelope === null) continue;
+      const file = `evaluations/${ev.id}.dsse.json`;
+      await add(file, ev.envelope);
+      const entry = await this.lookup(scope, 'evaluation', ev.id, size);
+      if (entry) leaves.push(entry);
+      manifest.records.push({ kind: 'evaluation', id: ev.id, file, index: entry?.index ?? null });
+    }
+
+    const keys = await this.queryBus.execute(new ListLogKeysQuery());
+    await add('log/checkpoint', note);
+    await add('log/keys.json', json(keys));
+    for (const leaf of leaves.sort((a, b) => a.index - b.index)) {
+      await add(`log/leaves/${leaf.index}.json`, json({ index: leaf.index, leaf: leaf.leaf, leaf_hash: leaf.leaf_hash }));
+      const proof = await this.queryBus.execute(new InclusionProofQuery({ ...scope, index: leaf.index, treeSize: size }));
+      await add(`log/proofs/${leaf.index}.json`, json(proof));
+    }
+    await add('README.txt', PACKAGE_README);
+    await writeEntry(pack, 'manifest.json', Buffer.from(JSON.stringify(manifest, null, 2) + '\n', 'utf8'));
+    pack.finalize();
+  }
+
+  /** A record's entry if it is integrated and covered by the checkpoint (else the package says it is not logged). */
+  private async lookup(scope: { orgId: string; orgName: string }, kind: string, id: string, size: number) {
+    try {
+      const e: { index: number | null; leaf: string; leaf_hash: string } = await this.queryBus.execute(new LookupEntryQuery({ ...scope, kind, id }));
+      return e.index !== null && e.index < size ? { index: e.index, leaf: e.leaf, leaf_hash: e.leaf_hash, kind, id } : null;
+    } catch (error) {
+      if (error instanceof AppError) return null;
+      throw error;
+    }
+  }
+}
+
+function notFoundAsEmpty(error: unknown): { data: [] } {
+  if (error instanceof AppError) return { data: [] };
+  throw error;
+}
+
+/** One tar entry, written in chunks that wait for the archive stream to drain (back-pressure). */
+function writeEntry(pack: tar.Pack, name: string, bytes: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const entry = pack.entry({ name, size: bytes.length, mode: 0o644, mtime: new Date(0) }, (error) => (error ? reject(error) : resolve()));
+    let at = 0;
+    const pump = () => {
+      while (at < bytes.length) {
+        const chunk = bytes.subarray(at, Math.min(at + CHUNK, bytes.length));
+        at += chunk.length;
+        if (!entry.write(chunk)) {
+          entry.once('drain', pump);
+          return;
+        }
+      }
+      entry.end();
+    };
+    pump();
+  });
+}
