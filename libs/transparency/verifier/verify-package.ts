@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import * as tar from 'tar-stream';
+import type { ReplayMaterial } from './replay';
 import { canonicalJson, DsseEnvelope, leafHash, NoteVerifierKey, openCheckpoint, parseVerifierKey, verifyEnvelope, verifyInclusion } from '../src';
 
 /**
@@ -54,8 +55,8 @@ export interface VerifyPackageOptions {
   keys: NoteVerifierKey[];
   /** Use the package's own log/keys.json (reported). */
   trustPackageKeys: boolean;
-  /** Re-runs each evaluation (optional: the Rego engine, given by the caller). */
-  replay?: (bundle: Record<string, string>, evaluation: Record<string, unknown>, envelopeStatement: Record<string, unknown>) => Promise<string | null>;
+  /** Re-runs each evaluation with the packaged bundle and input (the Rego engine, given by the caller). */
+  replay?: (m: ReplayMaterial) => string | null;
 }
 
 export async function verifyPackage(options: VerifyPackageOptions): Promise<PackageResult> {
@@ -210,12 +211,28 @@ export async function verifyPackage(options: VerifyPackageOptions): Promise<Pack
         check(!ofThisTrail, `evaluation ${r.id}: input attestation ${id} is missing from the package`);
       }
     }
-    if (options.replay && evaluation) {
-      const problem = await options.replay(bundle, evaluation, statement);
-      check(problem === null, `evaluation ${r.id}: replay: ${problem}`);
+    // The packaged input is the one the statement's subjects name (each trail element's canonical SHA-256).
+    const replayText = text(`evaluations/${r.id}.input.json`);
+    if (check(replayText !== undefined, `evaluation ${r.id}: evaluations/${r.id}.input.json is missing`)) {
+      try {
+        const elements: unknown[] = JSON.parse(replayText!).input?.trails ?? [];
+        const trailSubjects = (statement.subject ?? []).filter((s: { name: string }) => /@\d+$/.test(s.name));
+        const digests = elements.map((e) => sha256Hex(canonicalJson(e)));
+        check(
+          trailSubjects.length === digests.length && trailSubjects.every((s: { digest: { sha256: string } }, i: number) => s.digest?.sha256 === digests[i]),
+          `evaluation ${r.id}: the packaged input is not the one its signed statement names`,
+        );
+      } catch {
+        check(false, `evaluation ${r.id}: evaluations/${r.id}.input.json is not JSON`);
+      }
+      if (options.replay && evaluation) {
+        const problem = options.replay({ bundle, evaluation, replayText: replayText! });
+        check(problem === null, `evaluation ${r.id}: replay: ${problem}`);
+      }
     }
   }
 
+  if (options.replay) notes.push('note: every evaluation was replayed (--replay) with the packaged bundle and input');
   const lines = [...failures, ...notes, `summary: ${checks - failures.length} checks passed, ${failures.length} failed${failures.length ? '' : ' (package verified)'}`];
   return { code: failures.length ? 1 : 0, lines, failures, checks };
 }

@@ -6,7 +6,9 @@ import { orgScope } from '../../common/cqrs/org-scoped';
 import { ApiErrors, ApiSuccess } from '../../common/openapi/response-schema';
 import { describe, string } from '../../common/openapi/response-schema';
 import { GetTrailAuditPackageQuery } from './queries/get-trail-audit-package.query';
+import { GetTrailAuditPdfQuery } from './queries/get-trail-audit-pdf.query';
 
+const PDF_SCHEMA = describe(string, 'a PDF report: the trail, its compliance and why, attestations, decisions, the log checkpoint and leaf hashes');
 const PACKAGE_SCHEMA = describe(string, 'a gzip-compressed tar: manifest.json, trail.json, attestations/, evidence/, evaluations/, policies/, log/, README.txt');
 
 /** Audit packages: a trail's records, evidence, signed decisions and log proofs, checkable offline. */
@@ -20,5 +22,13 @@ export class AuditPackagesController {
   async trailPackage(@CurrentOrg() org: OrgContext, @Param('flow') flow: string, @Param('trail') trail: string): Promise<StreamableFile> {
     const { filename, stream } = await this.queryBus.execute(new GetTrailAuditPackageQuery({ ...orgScope(org), flowName: flow, trailName: trail }));
     return new StreamableFile(stream, { type: 'application/gzip', disposition: `attachment; filename="${filename}"` });
+  }
+
+  @Get(':org/:flow/:trail/audit_pdf')
+  @ApiSuccess(PDF_SCHEMA, { contentType: 'application/pdf' })
+  @ApiErrors({ 404: 'unknown flow or trail' })
+  async trailPdf(@CurrentOrg() org: OrgContext, @Param('flow') flow: string, @Param('trail') trail: string): Promise<StreamableFile> {
+    const { filename, stream } = await this.queryBus.execute(new GetTrailAuditPdfQuery({ ...orgScope(org), flowName: flow, trailName: trail }));
+    return new StreamableFile(stream, { type: 'application/pdf', disposition: `attachment; filename="${filename}"` });
   }
 }

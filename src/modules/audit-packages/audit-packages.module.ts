@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { EvaluationsModule } from '../evaluations/evaluations.module';
 import { AuditPackagesController } from './audit-packages.controller';
 import { GetTrailAuditPackageHandler } from './queries/get-trail-audit-package.handler';
+import { GetTrailAuditPdfHandler } from './queries/get-trail-audit-pdf.handler';
 
 /**
  * Audit packages (trust layer): a trail's records, evidence, signed decisions and the evidence log's proofs as one
@@ -11,6 +12,6 @@ import { GetTrailAuditPackageHandler } from './queries/get-trail-audit-package.h
 @Module({
   imports: [EvaluationsModule],
   controllers: [AuditPackagesController],
-  providers: [GetTrailAuditPackageHandler],
+  providers: [GetTrailAuditPackageHandler, GetTrailAuditPdfHandler],
 })
 export class AuditPackagesModule {}

@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { TrailPolicyInput } from '../trails/trails.module';
+import { canonicalInput, inputDocument, nanosecondsOf } from './running/evaluation-input';
 import { EvaluationResponse, toEvaluationResponse } from './dto/evaluation.response';
+import { canonicalJson } from './domain/canonical-json';
 import { EvaluationEnvelopeRepository } from './persistence/evaluation-envelope.repository';
 import { EvaluationPolicyRepository } from './persistence/evaluation-policy.repository';
 import { EvaluationRepository } from './persistence/evaluation.repository';
@@ -14,6 +17,11 @@ export interface ArchivedEvaluation {
   policyDigest: string;
   /** The policy bundle's files by path. */
   policyFiles: Record<string, string>;
+  /**
+   * What a replay needs beyond the bundle, as canonical JSON: `{"input": <the input document, rebuilt from the
+   * pinned moments>, "params": <mounted as data.params, or null>, "now_ns": "<time.now_ns() as decimal text>"}`.
+   */
+  replay: string;
 }
 
 /**
@@ -26,6 +34,7 @@ export class EvaluationArchive {
     private readonly evaluations: EvaluationRepository,
     private readonly envelopes: EvaluationEnvelopeRepository,
     private readonly policies: EvaluationPolicyRepository,
+    private readonly policyInput: TrailPolicyInput,
   ) {}
 
   async covering(orgId: string, flowName: string, trailName: string): Promise<ArchivedEvaluation[]> {
@@ -36,7 +45,10 @@ export class EvaluationArchive {
     for (const row of rows) {
       let files = bundles.get(row.policy_digest);
       if (!files) bundles.set(row.policy_digest, (files = (await this.policies.files(orgId, row.policy_digest)) ?? {}));
-      out.push({ id: row.id, record: toEvaluationResponse(row), envelope: envelopes.get(row.id)?.envelope ?? null, policyDigest: row.policy_digest, policyFiles: files });
+      const input = canonicalInput(inputDocument(await this.policyInput.build(row.org_id, row.org_name, row.trails, row.public_base_url)));
+      // Composed as text: the input's canonical text is what was hashed (input_digest) and what the engine parsed.
+      const replay = `{"input":${input},"now_ns":${JSON.stringify(nanosecondsOf(row.recorded_at).toString())},"params":${row.params === null ? 'null' : canonicalJson(row.params)}}`;
+      out.push({ id: row.id, record: toEvaluationResponse(row), envelope: envelopes.get(row.id)?.envelope ?? null, policyDigest: row.policy_digest, policyFiles: files, replay });
     }
     return out;
   }

@@ -38,6 +38,8 @@ Files
 - evidence/<sha256>        each attachment's bytes, named by their SHA-256
 - evaluations/<id>.json    each evaluation that covered the trail; <id>.dsse.json its signed statement (DSSE,
                            in-toto Statement v1, SLSA VSA v1), whose SHA-256 is its log entry's record_sha256
+- evaluations/<id>.input.json  what replaying it needs: the input document it evaluated (its SHA-256 is the
+                           evaluation's input_digest), its params and its time.now_ns()
 - policies/<sha256>/...    each evaluation's policy bundle, by bundle digest
 - log/checkpoint           the signed checkpoint (C2SP signed note) all proofs are made against
 - log/keys.json            the log's public keys as GET /api/v2/log/keys returned them

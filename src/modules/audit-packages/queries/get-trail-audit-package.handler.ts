@@ -127,6 +127,7 @@ export class GetTrailAuditPackageHandler implements IQueryHandler<GetTrailAuditP
 
     for (const ev of await this.evaluations.covering(props.orgId, props.flowName, props.trailName)) {
       await add(`evaluations/${ev.id}.json`, json(ev.record));
+      await add(`evaluations/${ev.id}.input.json`, ev.replay);
       const hex = ev.policyDigest.replace(/^sha256:/, '');
       for (const [path, text] of Object.entries(ev.policyFiles)) {
         if (!files[`policies/${hex}/${path}`]) await add(`policies/${hex}/${path}`, text);
