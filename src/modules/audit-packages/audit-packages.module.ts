@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EvaluationsModule } from '../evaluations/evaluations.module';
 import { AuditPackagesController } from './audit-packages.controller';
-import { GetTrailAuditPackageHandler } from './queries/get-trail-audit-package.handler';
+import { AuditPackageWriter, GetArtifactAuditPackageHandler, GetTrailAuditPackageHandler } from './queries/audit-package.handlers';
 import { GetTrailAuditPdfHandler } from './queries/get-trail-audit-pdf.handler';
 
 /**
@@ -12,6 +12,6 @@ import { GetTrailAuditPdfHandler } from './queries/get-trail-audit-pdf.handler';
 @Module({
   imports: [EvaluationsModule],
   controllers: [AuditPackagesController],
-  providers: [GetTrailAuditPackageHandler, GetTrailAuditPdfHandler],
+  providers: [AuditPackageWriter, GetTrailAuditPackageHandler, GetArtifactAuditPackageHandler, GetTrailAuditPdfHandler],
 })
 export class AuditPackagesModule {}

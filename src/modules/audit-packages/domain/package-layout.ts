@@ -2,7 +2,7 @@
 export interface PackageManifest {
   format: 'veritrail-audit-package/v1';
   org: string;
-  subject: { kind: 'trail'; flow: string; trail: string };
+  subject: { kind: 'trail'; flow: string; trail: string } | { kind: 'artifact'; flow: string; fingerprint: string };
   generated_at: string;
   /** The signed checkpoint every proof in the package is made against. */
   checkpoint: { origin: string; size: number; root_hash: string };
@@ -32,7 +32,9 @@ operates it); log/keys.json inside the package is only trusted with --trust-pack
 Files
 - manifest.json            org, subject, generation time, the checkpoint used, the records and their log
                            indexes, and the SHA-256 of every other file
-- trail.json               the trail as GET /api/v2/trails/{org}/{flow}/{trail} returned it
+- trail.json               the trail as GET /api/v2/trails/{org}/{flow}/{trail} returned it (a trail's package)
+- artifact.json            the artifact as GET /api/v2/artifacts/{org}/{flow}/fingerprint/{fingerprint} returned
+                           it (an artifact's package: its attestations, in the trail that reported it)
 - attestations/<id>.json   each attestation as GET /api/v2/attestations/{org}?attestation_id=<id> returns it
                            (RFC 8785 canonical JSON; its SHA-256 is its log entry's record_sha256)
 - evidence/<sha256>        each attachment's bytes, named by their SHA-256

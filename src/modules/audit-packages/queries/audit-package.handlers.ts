@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
+import { Injectable } from '@nestjs/common';
 import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import * as tar from 'tar-stream';
 import { canonicalJson, parseCheckpoint, parseNote, sha256 } from '../../../../libs/transparency/src';
@@ -10,6 +11,21 @@ import { GetCheckpointQuery, InclusionProofQuery, ListEntriesQuery, ListLogKeysQ
 import { GetTrailQuery } from '../../trails/trails.module';
 import { PACKAGE_README, PackageManifest } from '../domain/package-layout';
 import { GetTrailAuditPackageQuery } from './get-trail-audit-package.query';
+import { GetArtifactAuditPackageQuery } from './get-artifact-audit-package.query';
+import { GetArtifactsQuery } from '../../artifact-catalog/artifact-catalog.module';
+
+/** What one package covers: a trail, or one artifact (its attestations, in the trail that reported it). */
+interface PackageSpec {
+  subject: PackageManifest['subject'];
+  flowName: string;
+  /** The trail whose attestations and evaluations are included. */
+  trailName: string;
+  recordFile: 'trail.json' | 'artifact.json';
+  record: unknown;
+  /** Which attestations (read shapes) and which log leaves belong to the subject. */
+  includes(a: { trail_name: string; artifact_fingerprint?: string | null }): boolean;
+  logged(leaf: { flow?: string; trail?: string; fingerprint?: string }): boolean;
+}
 
 /** Bytes written to the archive per chunk: the stream's back-pressure is honoured between chunks. */
 const CHUNK = 256 * 1024;
@@ -18,6 +34,7 @@ const PAGE = 500;
 interface AttestationShape {
   attestation_id: string;
   trail_name: string;
+  artifact_fingerprint: string | null;
   evidence: { sha256: string } | null;
 }
 
@@ -29,24 +46,66 @@ interface AttestationShape {
  */
 @QueryHandler(GetTrailAuditPackageQuery)
 export class GetTrailAuditPackageHandler implements IQueryHandler<GetTrailAuditPackageQuery> {
-  constructor(
-    private readonly queryBus: QueryBus,
-    private readonly evaluations: EvaluationArchive,
-  ) {}
+  constructor(private readonly writer: AuditPackageWriter) {}
 
   async execute({ props }: GetTrailAuditPackageQuery): Promise<{ filename: string; stream: Readable }> {
     const scope = { orgId: props.orgId, orgName: props.orgName };
     // Before the response begins: an unknown flow or trail is a 404, not a broken archive.
-    const trail = await this.queryBus.execute(new GetTrailQuery({ ...scope, flowName: props.flowName, trailName: props.trailName }));
+    const trail = await this.writer.queryBus.execute(new GetTrailQuery({ ...scope, flowName: props.flowName, trailName: props.trailName }));
+    const stream = this.writer.start(scope, {
+      subject: { kind: 'trail', flow: props.flowName, trail: props.trailName },
+      flowName: props.flowName,
+      trailName: props.trailName,
+      recordFile: 'trail.json',
+      record: trail,
+      includes: (a) => a.trail_name === props.trailName,
+      logged: (leaf) => leaf.flow === props.flowName && leaf.trail === props.trailName,
+    });
+    return { filename: `${props.orgName}-${props.flowName}-${props.trailName}-audit-package.tar.gz`, stream };
+  }
+}
+
+@QueryHandler(GetArtifactAuditPackageQuery)
+export class GetArtifactAuditPackageHandler implements IQueryHandler<GetArtifactAuditPackageQuery> {
+  constructor(private readonly writer: AuditPackageWriter) {}
+
+  async execute({ props }: GetArtifactAuditPackageQuery): Promise<{ filename: string; stream: Readable }> {
+    const scope = { orgId: props.orgId, orgName: props.orgName };
+    const fingerprint = props.fingerprint;
+    // The artifact as `GET /artifacts/{org}/{flow}/fingerprint/{fingerprint}` answers it (404 when unknown).
+    const artifact = (await this.writer.queryBus.execute(new GetArtifactsQuery({ ...scope, flowName: props.flowName, by: { fingerprint } }))) as { trail_name: string };
+    const stream = this.writer.start(scope, {
+      subject: { kind: 'artifact', flow: props.flowName, fingerprint },
+      flowName: props.flowName,
+      trailName: artifact.trail_name,
+      recordFile: 'artifact.json',
+      record: artifact,
+      includes: (a) => a.trail_name === artifact.trail_name && a.artifact_fingerprint === fingerprint,
+      logged: (leaf) => leaf.flow === props.flowName && leaf.fingerprint === fingerprint,
+    });
+    return { filename: `${props.orgName}-${props.flowName}-${fingerprint.slice(0, 12)}-audit-package.tar.gz`, stream };
+  }
+}
+
+/** Writes a package (see GetTrailAuditPackageHandler's comment) for a trail or an artifact. */
+@Injectable()
+export class AuditPackageWriter {
+  constructor(
+    readonly queryBus: QueryBus,
+    private readonly evaluations: EvaluationArchive,
+  ) {}
+
+  /** The gzip stream the package is written to, in the background; a failure midway destroys the stream. */
+  start(scope: { orgId: string; orgName: string }, spec: PackageSpec): Readable {
     const pack = tar.pack();
     const gzip = createGzip();
     pack.pipe(gzip);
-    void this.fill(pack, props, trail).catch((error) => gzip.destroy(error instanceof Error ? error : new Error(String(error))));
-    return { filename: `${props.orgName}-${props.flowName}-${props.trailName}-audit-package.tar.gz`, stream: gzip };
+    void this.fill(pack, scope, spec).catch((error) => gzip.destroy(error instanceof Error ? error : new Error(String(error))));
+    return gzip;
   }
 
-  private async fill(pack: tar.Pack, props: GetTrailAuditPackageQuery['props'], trail: unknown): Promise<void> {
-    const scope = { orgId: props.orgId, orgName: props.orgName };
+  private async fill(pack: tar.Pack, scope: { orgId: string; orgName: string }, spec: PackageSpec): Promise<void> {
+    const props = { ...scope, flowName: spec.flowName, trailName: spec.trailName };
     const files: Record<string, string> = {};
     const add = async (name: string, content: Buffer | string) => {
       const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
@@ -68,14 +127,14 @@ export class GetTrailAuditPackageHandler implements IQueryHandler<GetTrailAuditP
       );
       if (page.entries.length === 0) break;
       for (const e of page.entries) {
-        const leaf = JSON.parse(e.leaf) as { kind: string; id: string; flow?: string; trail?: string };
-        if (e.index !== null && e.index < size && leaf.flow === props.flowName && leaf.trail === props.trailName) {
+        const leaf = JSON.parse(e.leaf) as { kind: string; id: string; flow?: string; trail?: string; fingerprint?: string };
+        if (e.index !== null && e.index < size && spec.logged(leaf)) {
           logged.set(`${leaf.kind}/${leaf.id}`, { kind: leaf.kind, id: leaf.id, index: e.index, leaf: e.leaf, leaf_hash: e.leaf_hash });
         }
       }
     }
 
-    await add('trail.json', json(trail));
+    await add(spec.recordFile, json(spec.record));
 
     // The trail's attestations as the service has them now, and any logged one it no longer has.
     const ids = new Set<string>();
@@ -83,7 +142,7 @@ export class GetTrailAuditPackageHandler implements IQueryHandler<GetTrailAuditP
       const got: { data: AttestationShape[]; pagination: { page_count: number } } = await this.queryBus.execute(
         new ListFlowAttestationsQuery({ ...scope, flowName: props.flowName, page, perPage: PAGE }),
       );
-      for (const a of got.data) if (a.trail_name === props.trailName) ids.add(a.attestation_id);
+      for (const a of got.data) if (spec.includes(a)) ids.add(a.attestation_id);
       if (page >= got.pagination.page_count) break;
     }
     for (const e of logged.values()) if (e.kind === 'attestation') ids.add(e.id);
@@ -91,7 +150,7 @@ export class GetTrailAuditPackageHandler implements IQueryHandler<GetTrailAuditP
     const manifest: PackageManifest = {
       format: 'veritrail-audit-package/v1',
       org: props.orgName,
-      subject: { kind: 'trail', flow: props.flowName, trail: props.trailName },
+      subject: spec.subject,
       generated_at: new Date().toISOString(),
       checkpoint: { origin: checkpoint.origin, size, root_hash: checkpoint.rootHash.toString('base64') },
       records: [],
