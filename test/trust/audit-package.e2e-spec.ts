@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { runVerifyCli } from '../../libs/transparency/verifier/run-cli';
 import { LogSigner } from '../../src/modules/evidence-log/evidence-log.module';
-import { postGeneric } from '../support/attestation-helpers';
+import { FP, postGeneric, reportArtifact } from '../support/attestation-helpers';
 import { bearer, createOrg, TestOrg } from '../support/factories';
 import { ALLOW_IF_UNIT_PASSES, evaluate } from '../support/evaluation-helpers';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -61,11 +61,11 @@ describe('audit packages and verify package (with tampering)', () => {
   });
 
   /** Signs a checkpoint covering everything (waiting for integration), then downloads the package to a file. */
-  async function download(name: string): Promise<string> {
+  async function download(name: string, route = `/api/v2/trails/${org.name}/app/t1/audit_package`, last = ids.docs): Promise<string> {
     await waitFor(
       async () => {
         await signer.signDue();
-        const lookup = await t.http().get(`/api/v2/log/${org.name}/lookup`).query({ kind: 'attestation', id: ids.docs }).set(...bearer(org.adminKey));
+        const lookup = await t.http().get(`/api/v2/log/${org.name}/lookup`).query({ kind: 'attestation', id: last }).set(...bearer(org.adminKey));
         const cp = await t.http().get(`/api/v2/log/${org.name}/checkpoint`).set(...bearer(org.adminKey));
         return lookup.body.index !== null && Number(cp.text.split('\n')[1]) > lookup.body.index;
       },
@@ -73,7 +73,7 @@ describe('audit packages and verify package (with tampering)', () => {
     );
     const res = await t
       .http()
-      .get(`/api/v2/trails/${org.name}/app/t1/audit_package`)
+      .get(route)
       .set(...bearer(org.adminKey))
       .buffer(true)
       .parse((r, cb) => {
@@ -128,6 +128,25 @@ describe('audit packages and verify package (with tampering)', () => {
     const own = await verify(['package', file, '--trust-package-keys']);
     expect(own.code).toBe(0);
     expect(own.out).toMatch(/--trust-package-keys/);
+  });
+
+  it('packages an artifact: its record and its own attestations only', async () => {
+    await t.http().put(`/api/v2/trails/${org.name}/app`).set(...bearer(org.adminKey)).field('data_json', JSON.stringify({ name: 't2' })).expect(201);
+    await reportArtifact(t, org.adminKey, org.name, 'app', 't2', FP('c'), 'image');
+    await postGeneric(t, org.adminKey, org.name, 'app', 't2', { attestation_name: 'sbom', is_compliant: true, artifact_fingerprint: FP('c') }).expect(201);
+    await postGeneric(t, org.adminKey, org.name, 'app', 't2', { attestation_name: 'trail-level', is_compliant: true }).expect(201);
+    const list = await t.http().get(`/api/v2/attestations/${org.name}/app`).set(...bearer(org.adminKey)).expect(200);
+    const sbom = list.body.data.find((a: any) => a.attestation_name === 'sbom').attestation_id;
+    const trailLevel = list.body.data.find((a: any) => a.attestation_name === 'trail-level').attestation_id;
+    const file = await download('artifact.tar.gz', `/api/v2/artifacts/${org.name}/app/${FP('c')}/audit_package`, trailLevel);
+    const names = tarNames(fs.readFileSync(file));
+    expect(names).toContain('artifact.json');
+    expect(names).not.toContain('trail.json');
+    expect(names.filter((n) => n.startsWith('attestations/'))).toEqual([`attestations/${sbom}.json`]);
+    const ok = await verify(['package', file, '--key', vkey]);
+    expect(ok.out).toMatch(/0 failed/);
+    expect(ok.code).toBe(0);
+    await t.http().get(`/api/v2/artifacts/${org.name}/app/${FP('d')}/audit_package`).set(...bearer(org.adminKey)).expect(404);
   });
 
   it('reports a changed, a deleted, two reordered attestations and a swapped evidence file; verify log reports the rewritten history', async () => {

@@ -39,55 +39,11 @@ interface AttestationShape {
 }
 
 /**
- * Builds a trail's audit package as a gzip tar, streamed: files are written one after another with back-pressure,
+ * Writes an audit package (a trail's or an artifact's) as a gzip tar, streamed: files are written one after another with back-pressure,
  * so memory stays flat whatever the attachments' total size (one attachment's bytes at a time at most). Every
  * read goes through the owning module's query (the same a read route answers), so the package holds exactly
  * what those routes return. The manifest, holding every other file's SHA-256, is written last.
  */
-@QueryHandler(GetTrailAuditPackageQuery)
-export class GetTrailAuditPackageHandler implements IQueryHandler<GetTrailAuditPackageQuery> {
-  constructor(private readonly writer: AuditPackageWriter) {}
-
-  async execute({ props }: GetTrailAuditPackageQuery): Promise<{ filename: string; stream: Readable }> {
-    const scope = { orgId: props.orgId, orgName: props.orgName };
-    // Before the response begins: an unknown flow or trail is a 404, not a broken archive.
-    const trail = await this.writer.queryBus.execute(new GetTrailQuery({ ...scope, flowName: props.flowName, trailName: props.trailName }));
-    const stream = this.writer.start(scope, {
-      subject: { kind: 'trail', flow: props.flowName, trail: props.trailName },
-      flowName: props.flowName,
-      trailName: props.trailName,
-      recordFile: 'trail.json',
-      record: trail,
-      includes: (a) => a.trail_name === props.trailName,
-      logged: (leaf) => leaf.flow === props.flowName && leaf.trail === props.trailName,
-    });
-    return { filename: `${props.orgName}-${props.flowName}-${props.trailName}-audit-package.tar.gz`, stream };
-  }
-}
-
-@QueryHandler(GetArtifactAuditPackageQuery)
-export class GetArtifactAuditPackageHandler implements IQueryHandler<GetArtifactAuditPackageQuery> {
-  constructor(private readonly writer: AuditPackageWriter) {}
-
-  async execute({ props }: GetArtifactAuditPackageQuery): Promise<{ filename: string; stream: Readable }> {
-    const scope = { orgId: props.orgId, orgName: props.orgName };
-    const fingerprint = props.fingerprint;
-    // The artifact as `GET /artifacts/{org}/{flow}/fingerprint/{fingerprint}` answers it (404 when unknown).
-    const artifact = (await this.writer.queryBus.execute(new GetArtifactsQuery({ ...scope, flowName: props.flowName, by: { fingerprint } }))) as { trail_name: string };
-    const stream = this.writer.start(scope, {
-      subject: { kind: 'artifact', flow: props.flowName, fingerprint },
-      flowName: props.flowName,
-      trailName: artifact.trail_name,
-      recordFile: 'artifact.json',
-      record: artifact,
-      includes: (a) => a.trail_name === artifact.trail_name && a.artifact_fingerprint === fingerprint,
-      logged: (leaf) => leaf.flow === props.flowName && leaf.fingerprint === fingerprint,
-    });
-    return { filename: `${props.orgName}-${props.flowName}-${fingerprint.slice(0, 12)}-audit-package.tar.gz`, stream };
-  }
-}
-
-/** Writes a package (see GetTrailAuditPackageHandler's comment) for a trail or an artifact. */
 @Injectable()
 export class AuditPackageWriter {
   constructor(
@@ -221,6 +177,51 @@ export class AuditPackageWriter {
       if (error instanceof AppError) return null;
       throw error;
     }
+  }
+}
+
+
+/** `GET /trails/{org}/{flow}/{trail}/audit_package`. */
+@QueryHandler(GetTrailAuditPackageQuery)
+export class GetTrailAuditPackageHandler implements IQueryHandler<GetTrailAuditPackageQuery> {
+  constructor(private readonly writer: AuditPackageWriter) {}
+
+  async execute({ props }: GetTrailAuditPackageQuery): Promise<{ filename: string; stream: Readable }> {
+    const scope = { orgId: props.orgId, orgName: props.orgName };
+    // Before the response begins: an unknown flow or trail is a 404, not a broken archive.
+    const trail = await this.writer.queryBus.execute(new GetTrailQuery({ ...scope, flowName: props.flowName, trailName: props.trailName }));
+    const stream = this.writer.start(scope, {
+      subject: { kind: 'trail', flow: props.flowName, trail: props.trailName },
+      flowName: props.flowName,
+      trailName: props.trailName,
+      recordFile: 'trail.json',
+      record: trail,
+      includes: (a) => a.trail_name === props.trailName,
+      logged: (leaf) => leaf.flow === props.flowName && leaf.trail === props.trailName,
+    });
+    return { filename: `${props.orgName}-${props.flowName}-${props.trailName}-audit-package.tar.gz`, stream };
+  }
+}
+
+@QueryHandler(GetArtifactAuditPackageQuery)
+export class GetArtifactAuditPackageHandler implements IQueryHandler<GetArtifactAuditPackageQuery> {
+  constructor(private readonly writer: AuditPackageWriter) {}
+
+  async execute({ props }: GetArtifactAuditPackageQuery): Promise<{ filename: string; stream: Readable }> {
+    const scope = { orgId: props.orgId, orgName: props.orgName };
+    const fingerprint = props.fingerprint;
+    // The artifact as `GET /artifacts/{org}/{flow}/fingerprint/{fingerprint}` answers it (404 when unknown).
+    const artifact = (await this.writer.queryBus.execute(new GetArtifactsQuery({ ...scope, flowName: props.flowName, by: { fingerprint } }))) as { trail_name: string };
+    const stream = this.writer.start(scope, {
+      subject: { kind: 'artifact', flow: props.flowName, fingerprint },
+      flowName: props.flowName,
+      trailName: artifact.trail_name,
+      recordFile: 'artifact.json',
+      record: artifact,
+      includes: (a) => a.trail_name === artifact.trail_name && a.artifact_fingerprint === fingerprint,
+      logged: (leaf) => leaf.flow === props.flowName && leaf.fingerprint === fingerprint,
+    });
+    return { filename: `${props.orgName}-${props.flowName}-${fingerprint.slice(0, 12)}-audit-package.tar.gz`, stream };
   }
 }
 
