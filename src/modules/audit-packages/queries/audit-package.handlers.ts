@@ -57,17 +57,25 @@ export class AuditPackageWriter {
     // Level 1: attachments are mostly compressed already; the stream's speed matters more than a few percent.
     const gzip = createGzip({ level: 1 });
     pack.pipe(gzip);
-    void this.fill(pack, scope, spec).catch((error) => gzip.destroy(error instanceof Error ? error : new Error(String(error))));
+    // A client that goes away closes the stream: the writer stops instead of waiting for a drain that never comes.
+    const abort = new AbortController();
+    gzip.once('close', () => {
+      abort.abort();
+      pack.destroy();
+    });
+    void this.fill(pack, scope, spec, abort.signal).catch((error) => {
+      if (!abort.signal.aborted) gzip.destroy(error instanceof Error ? error : new Error(String(error)));
+    });
     return gzip;
   }
 
-  private async fill(pack: tar.Pack, scope: { orgId: string; orgName: string }, spec: PackageSpec): Promise<void> {
+  private async fill(pack: tar.Pack, scope: { orgId: string; orgName: string }, spec: PackageSpec, signal: AbortSignal): Promise<void> {
     const props = { ...scope, flowName: spec.flowName, trailName: spec.trailName };
     const files: Record<string, string> = {};
     const add = async (name: string, content: Buffer | string) => {
       const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
       files[name] = sha256(bytes).toString('hex');
-      await writeEntry(pack, name, bytes);
+      await writeEntry(pack, name, bytes, signal);
     };
     const json = (value: unknown) => canonicalJson(value);
 
@@ -177,7 +185,7 @@ export class AuditPackageWriter {
       await add(`log/proofs/${leaf.index}.json`, json(proof));
     }
     await add('README.txt', PACKAGE_README);
-    await writeEntry(pack, 'manifest.json', Buffer.from(JSON.stringify(manifest, null, 2) + '\n', 'utf8'));
+    await writeEntry(pack, 'manifest.json', Buffer.from(JSON.stringify(manifest, null, 2) + '\n', 'utf8'), signal);
     pack.finalize();
   }
 
@@ -244,9 +252,17 @@ function notFoundAsEmpty(error: unknown): { data: [] } {
 }
 
 /** One tar entry, written in chunks that wait for the archive stream to drain (back-pressure). */
-function writeEntry(pack: tar.Pack, name: string, bytes: Buffer): Promise<void> {
+function writeEntry(pack: tar.Pack, name: string, bytes: Buffer, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const entry = pack.entry({ name, size: bytes.length, mode: 0o644, mtime: new Date(0) }, (error) => (error ? reject(error) : resolve()));
+    if (signal.aborted) return reject(new Error('the package stream was closed'));
+    const onAbort = () => reject(new Error('the package stream was closed'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    const done = (error?: Error | null) => {
+      signal.removeEventListener('abort', onAbort);
+      if (error) reject(error);
+      else resolve();
+    };
+    const entry = pack.entry({ name, size: bytes.length, mode: 0o644, mtime: new Date(0) }, done);
     let at = 0;
     const pump = () => {
       while (at < bytes.length) {
