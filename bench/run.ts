@@ -17,6 +17,13 @@ interface Bench {
 }
 
 const BENCHES: Record<string, Bench> = {
+  'audit-package': {
+    script: 'bench/audit-package/run.ts',
+    needsBuild: true,
+    what: 'a trail\'s audit package (1,000 attestations, 100 MB attached): MB/s streamed and the service\'s RSS growth',
+    options: '[--attestations N] [--attached N] [--mb N] [--rounds N] [--md]',
+    quick: '--attestations 20 --attached 2 --rounds 1',
+  },
   rego: {
     script: 'bench/rego/run.ts',
     needsBuild: false,

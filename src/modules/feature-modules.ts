@@ -24,6 +24,8 @@ import { SnykAttestationModule } from './attestations/types/snyk/snyk-attestatio
 import { SonarAttestationModule } from './attestations/types/sonar/sonar-attestation.module';
 import { ControlsModule } from './controls/controls.module';
 import { EvaluationsModule } from './evaluations/evaluations.module';
+import { EvidenceLogModule } from './evidence-log/evidence-log.module';
+import { AuditPackagesModule } from './audit-packages/audit-packages.module';
 import { FlowsModule } from './flows/flows.module';
 import { GateModule } from './gate/gate.module';
 import { HealthModule } from './health/health.module';
@@ -82,4 +84,6 @@ export const FEATURE_MODULES = [
   GateModule,
   ArtifactCatalogModule,
   SearchModule,
+  EvidenceLogModule,
+  AuditPackagesModule,
 ];

@@ -68,6 +68,7 @@ describe('route table', () => {
       'public GET /api/v2/doc/start.js',
       'public GET /api/v2/doc/swagger-ui-bundle.js',
       'public GET /api/v2/doc/swagger-ui.css',
+      'public GET /api/v2/log/keys', // the evidence log's public keys: verifiers need them without an account
       'public GET /api/v2/openapi.json',
       'public GET /health',
       'public GET /metrics',
@@ -103,6 +104,7 @@ describe('route table', () => {
       'GET /api/v2/doc/start.js',
       'GET /api/v2/doc/swagger-ui-bundle.js',
       'GET /api/v2/doc/swagger-ui.css',
+      'GET /api/v2/log/keys',
       'GET /api/v2/openapi.json',
       'GET /health',
       'GET /metrics',

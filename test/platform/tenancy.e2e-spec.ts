@@ -43,6 +43,8 @@ interface World {
   customTypeInUse: string;
   /** A policy attached to `env`. */
   policyName: string;
+  /** The evidence log's leaf hash (hex) of that attestation. */
+  leafHash: string;
   /** Strings that exist only in this org's stored data: no request of another org ever contains them. */
   secrets: string[];
 }
@@ -97,7 +99,11 @@ const QUERY_FILLERS: Record<string, (w: World) => string> = {
   repo_names: (w) => w.repoName, // GET /environments/{org}/{env}/auditlog
   flow_names: (w) => w.flow,
   trail: (w) => w.trail,
+  id: (w) => w.attestationId, // GET /log/{org}/lookup (with kind=attestation)
+  leaf_hash: (w) => w.leafHash, // GET /log/{org}/proof/inclusion
 };
+/** Required query fields that name nothing of an org, and the value a probe sends in them. */
+const NEUTRAL_QUERY: Record<string, string> = { kind: 'attestation', tree_size: '1', start: '0', limit: '10', first: '1', second: '1' };
 /** Query fields that name nothing of an org: paging, time windows, switches. */
 const NOT_IDENTIFIERS = new Set([
   'page',
@@ -132,6 +138,15 @@ const NOT_IDENTIFIERS = new Set([
   'covered', // a control's coverage: covered or not
   'start-ts',
   'end-ts',
+  // the evidence log: positions and sizes in the org's own log, and a kind
+  'size',
+  'start',
+  'limit',
+  'index',
+  'tree_size',
+  'first',
+  'second',
+  'kind',
 ]);
 /** Query fields a route refuses together (400), left out of the probe that sends every field at once. */
 const EXCLUSIVE_QUERY: Record<string, string[]> = {
@@ -245,6 +260,7 @@ describe('tenancy over every org-scoped route', () => {
       trail: `trail-${id}-${hex(3)}`,
       attestationName: `att-${id}-${hex(3)}`,
       attestationId: '',
+      leafHash: '',
       fingerprint: hex(32),
       commit: hex(20),
       hookUid: '',
@@ -334,6 +350,8 @@ describe('tenancy over every org-scoped route', () => {
     await as(t.http().patch(`/api/v2/tags/${org.name}/repo/${repo.body.id}`)).send({ set_tags: { tenancy: w.tagValue } }).expect(200);
     const list = await as(t.http().get(`/api/v2/attestations/${org.name}/${w.flow}`)).expect(200);
     w.attestationId = list.body.data.find((x: any) => x.attestation_name === w.attestationName).attestation_id;
+    const logged = await t.http().get(`/api/v2/log/${org.name}/lookup`).query({ kind: 'attestation', id: w.attestationId }).set(...bearer(org.adminKey)).expect(200);
+    w.leafHash = Buffer.from(logged.body.leaf_hash, 'base64').toString('hex');
     const trail = await as(t.http().get(`/api/v2/trails/${org.name}/${w.flow}/${w.trail}`)).expect(200);
     w.lastMoment = trail.body.last_moment;
     await as(t.http().post(`/api/v2/service-accounts/${org.name}`))
@@ -424,6 +442,7 @@ describe('tenancy over every org-scoped route', () => {
       for (const f of fields) {
         if (foreignPlaces.has(`query:${f.name}`) || f.required) query[f.name] = value(`query:${f.name}`, QUERY_FILLERS[f.name]);
       }
+      for (const f of queryFields(route)) if (f.required && NEUTRAL_QUERY[f.name] !== undefined) query[f.name] = NEUTRAL_QUERY[f.name];
       return { label, path, query, carried };
     };
     const places = [...params.map((p) => `path:${p}`), ...fields.map((f) => `query:${f.name}`)];

@@ -19,6 +19,7 @@ const NOT_TENANT: Record<string, string> = {
   outbox_subscription_version: 'one row (id = 1): the version of all subscriptions, read by every process',
   api_keys: "global: a person's key acts in each of their orgs and is found by its hash before any org is known (a service account's key names its org in service_account_org_id)",
   evidence_blobs: 'content-addressed attachment bytes, stored once whichever org sends them; a sharded deployment keeps attachments in the object store (docs/scaling.md)',
+  log_signing_keys: "the service's checkpoint signing keys: one key signs every org's log (a reference table)",
 };
 /** Schemas that are not the service's tables: pg-boss keeps its queue in its own schema. */
 const OTHER_SCHEMAS = ['pgboss'];
@@ -183,8 +184,9 @@ describe('re-keying by org keeps the data and every query working', () => {
       c = evidenceClient(t, org);
       const key = await t.dataSource.query(`SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = 'trails_pkey'`);
       expect(key).toEqual([{ def: 'PRIMARY KEY (id, org_id)' }]);
-      // The environment event log is dropped with its table when its migration is undone, and starts empty again.
-      const emptied = { environment_events: 0 };
+      // The environment event log and the evidence log are dropped with their tables when their migrations are
+      // undone, and start empty again.
+      const emptied = { environment_events: 0, log_entries: 0, log_subtrees: 0, log_checkpoints: 0 };
       expect({ ...(await rowCounts(t)), ...emptied }).toEqual({ ...rowsBefore, ...emptied });
       expect(await trail()).toEqual(before);
       // Writes through the changed keys: a new trail and its moments, the same trail again (ON CONFLICT on its

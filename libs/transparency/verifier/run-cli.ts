@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { NoteVerifierKey, parseVerifierKey } from '../src';
 import { verifyLog } from './verify-log';
+import { verifyPackage } from './verify-package';
+import { replayEvaluation } from './replay';
 
 export interface CliIo {
   out(line: string): void;
@@ -11,6 +13,13 @@ export interface CliIo {
 
 const USAGE = [
   'usage:',
+  '  verify package <file.tar.gz> --key <vkey or keys.json> [--key ...] [--trust-package-keys] [--replay]',
+  '',
+  'Checks an audit package offline: the checkpoint\'s signature (with a key you supply; the package\'s own',
+  'log/keys.json only with --trust-package-keys, and the report says so), each record against its leaf, each',
+  'leaf\'s inclusion proof, each evidence file, each signed decision; --replay re-runs each evaluation with the',
+  'packaged bundle and input. One line per failed check, then a summary; exit 0 only if every check passed.',
+  '',
   '  verify log --url <base URL> --org <org> --key <vkey or keys.json> [--key ...] [--state <file>] [--origin <origin>]',
   '             [--api-token <token>]   (or VERITRAIL_API_TOKEN)',
   '',
@@ -48,8 +57,9 @@ function parseFlags(args: string[]): Map<string, string[]> {
 
 export async function runVerifyCli(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === 'package') return runVerifyPackage(rest, io);
   if (command !== 'log') {
-    io.err(command === 'package' ? 'verify package is not available in this build yet' : USAGE);
+    io.err(USAGE);
     return 2;
   }
   let flags: Map<string, string[]>;
@@ -77,6 +87,38 @@ export async function runVerifyCli(argv: string[], io: CliIo): Promise<number> {
     apiToken: one('api-token') ?? io.env.VERITRAIL_API_TOKEN,
     fetchFn: io.fetchFn,
   });
+  for (const line of result.lines) (result.code === 0 ? io.out : io.err)(line);
+  return result.code;
+}
+
+async function runVerifyPackage(args: string[], io: CliIo): Promise<number> {
+  let file: string;
+  let keys: NoteVerifierKey[];
+  let trustPackageKeys = false;
+  let replay = false;
+  try {
+    const rest = [...args];
+    if (!rest[0] || rest[0].startsWith('--')) throw new Error('the package file is required: verify package <file.tar.gz> --key ...');
+    file = rest.shift()!;
+    const i = rest.indexOf('--trust-package-keys');
+    if (i >= 0) {
+      trustPackageKeys = true;
+      rest.splice(i, 1);
+    }
+    const j = rest.indexOf('--replay');
+    if (j >= 0) {
+      replay = true;
+      rest.splice(j, 1);
+    }
+    const flags = parseFlags(rest);
+    for (const name of flags.keys()) if (name !== 'key') throw new Error(`unknown option --${name}`);
+    keys = (flags.get('key') ?? []).flatMap(loadKeys);
+    if (keys.length === 0 && !trustPackageKeys) throw new Error('--key is required (or --trust-package-keys)');
+  } catch (e) {
+    io.err(`error: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const result = await verifyPackage({ file, keys, trustPackageKeys, replay: replay ? replayEvaluation : undefined });
   for (const line of result.lines) (result.code === 0 ? io.out : io.err)(line);
   return result.code;
 }

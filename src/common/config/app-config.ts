@@ -19,6 +19,8 @@ export interface AppConfig {
   migrationsRun: boolean;
   bodyLimitBytes: number;
   http: HttpServerSettings;
+  /** The evidence log (src/modules/evidence-log). */
+  evidenceLog: EvidenceLogSettings;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   role: ProcessRole;
   evaluations: EvaluationSettings;
@@ -388,6 +390,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimit: loadRateLimitSettings(env),
     observability: loadObservabilitySettings(env),
     admissionTls: loadAdmissionTls(env),
+    evidenceLog: loadEvidenceLogSettings(env, publicBaseUrl),
+  };
+}
+
+export interface EvidenceLogSettings {
+  /** LOG_ORIGIN: checkpoint origins are `<origin>/<org>`; default host[:port] of PUBLIC_BASE_URL. Also the key name. */
+  origin: string;
+  /** LOG_SIGNING_KEY: an Ed25519 private key, PKCS#8 PEM. */
+  signingKeyPem?: string;
+  /** LOG_SIGNING_KEY_FILE: a file holding one. */
+  signingKeyFile?: string;
+  /** LOG_CHECKPOINT_INTERVAL_MS: at most one signed checkpoint per org per interval (default 1000). */
+  checkpointIntervalMs: number;
+}
+
+function loadEvidenceLogSettings(env: NodeJS.ProcessEnv, publicBaseUrl: string): EvidenceLogSettings {
+  const origin = env.LOG_ORIGIN || new URL(publicBaseUrl).host;
+  if (/[\s+]/.test(origin)) throw new ConfigError(`LOG_ORIGIN must have no whitespace and no '+', got "${origin}"`);
+  return {
+    origin,
+    signingKeyPem: env.LOG_SIGNING_KEY || undefined,
+    signingKeyFile: env.LOG_SIGNING_KEY_FILE || undefined,
+    checkpointIntervalMs: parseInteger('LOG_CHECKPOINT_INTERVAL_MS', env.LOG_CHECKPOINT_INTERVAL_MS, 1000, 10, 3_600_000, 'a whole number of milliseconds from 10 to 3600000'),
   };
 }
 

@@ -27,3 +27,6 @@ export class ArtifactCatalogModule {}
 export { ArtifactViews } from './artifact-views';
 export type { ArtifactResponse } from './dto/artifact.response';
 export type { CatalogRow, RunRow } from './persistence/artifact-catalog.reader';
+
+// Read messages other modules may dispatch (an artifact's audit package copies it as its read route answers it).
+export { GetArtifactsQuery } from './queries/get-artifacts/get-artifacts.query';

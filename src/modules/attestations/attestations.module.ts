@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
 import { ArtifactsModule } from '../artifacts/artifacts.module';
+import { EvidenceLogModule } from '../evidence-log/evidence-log.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { OutboxModule } from '../outbox/outbox.module';
 import { ReposModule } from '../repos/repos.module';
@@ -32,7 +33,7 @@ import { DecisionRecorder } from './types/decision/decision-recorder';
  * modules, DecisionRecorder for evaluations (an evaluated decision's attestation and `decision.recorded` event), and the read shape of an attestation re-exported below (for the trail read model).
  */
 @Module({
-  imports: [LedgerModule, ArtifactsModule, ReposModule, OutboxModule],
+  imports: [LedgerModule, ArtifactsModule, ReposModule, OutboxModule, EvidenceLogModule],
   controllers: [AttestationsController],
   providers: [
     AttestationTypeRegistry,
@@ -75,3 +76,8 @@ export { attestationRowsFrom } from './persistence/attestation.reader';
 export type { AttestationRow } from './persistence/attestation.reader';
 export { toAttestationResponse } from './dto/attestation.response';
 export type { AttestationResponse } from './dto/attestation.response';
+
+// Read messages other modules may dispatch (the audit package copies attestations and evidence as their routes answer them).
+export { FindOrgAttestationQuery } from './queries/find-org-attestation/find-org-attestation.query';
+export { ListFlowAttestationsQuery } from './queries/list-flow-attestations/list-flow-attestations.query';
+export { GetAttestationEvidenceQuery } from './queries/get-attestation-evidence/get-attestation-evidence.query';

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { AllowBasicAuth, CurrentOrg, CurrentPrincipal, RequiresBeta } from '../../common/auth/auth.decorators';
 import { OrgContext, Principal } from '../../common/auth/principal';
@@ -10,8 +11,9 @@ import { ReplayEvaluationCommand } from './commands/replay-evaluation/replay-eva
 import { GetEvaluationQuery } from './queries/get-evaluation/get-evaluation.query';
 import { ListEvaluationsQuery } from './queries/list-evaluations/list-evaluations.query';
 import { ListEvaluationsQueryDto } from './queries/list-evaluations/list-evaluations.request.dto';
-import { ApiSuccess } from '../../common/openapi/response-schema';
-import { EVALUATION_PAGE_SCHEMA, EVALUATION_SCHEMA, REPLAY_SCHEMA } from './dto/evaluation.schema';
+import { ApiErrors, ApiSuccess } from '../../common/openapi/response-schema';
+import { GetEvaluationAttestationQuery } from './queries/get-evaluation-attestation/get-evaluation-attestation.query';
+import { DSSE_ENVELOPE_SCHEMA, EVALUATION_PAGE_SCHEMA, EVALUATION_SCHEMA, REPLAY_SCHEMA } from './dto/evaluation.schema';
 
 /** Evaluations (beta `evaluations`): a policy run on the server against trails at one instant. */
 @Controller('evaluations')
@@ -49,6 +51,23 @@ export class EvaluationsController {
   @ApiSuccess(EVALUATION_SCHEMA)
   get(@CurrentOrg() org: OrgContext, @Param('id', new ResourceIdPipe('Evaluation')) id: string) {
     return this.queryBus.execute(new GetEvaluationQuery({ ...orgScope(org), id }));
+  }
+
+  /**
+   * The signed decision: a DSSE envelope (in-toto Statement v1, SLSA VSA v1) served as its RFC 8785 canonical
+   * JSON, whose SHA-256 is the record_sha256 of the evaluation's log entry.
+   */
+  @Get(':org/:id/attestation')
+  @ApiSuccess(DSSE_ENVELOPE_SCHEMA)
+  @ApiErrors({ 404: 'unknown evaluation, or one that failed or is still pending (the message says which): it has no signed statement' })
+  async attestation(
+    @CurrentOrg() org: OrgContext,
+    @Param('id', new ResourceIdPipe('Evaluation')) id: string,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const canonical: string = await this.queryBus.execute(new GetEvaluationAttestationQuery({ ...orgScope(org), id }));
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    return canonical;
   }
 
   /** Run a stored evaluation again and say whether its input and result are reproduced; writes nothing. */

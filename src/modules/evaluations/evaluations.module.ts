@@ -17,14 +17,20 @@ import { EvaluationRunner } from './running/evaluation-runner';
 import { PolicyEngines } from './running/policy-engine';
 import { RegoEngine } from './running/rego-engine';
 import { WasmEngine } from './running/wasm-engine';
+import { EvidenceLogModule } from '../evidence-log/evidence-log.module';
+import { EvaluationEnvelopeRepository } from './persistence/evaluation-envelope.repository';
+import { DecisionSigner } from './signing/decision-signer';
+import { EvaluationArchive } from './evaluation-archive';
+import { GetEvaluationAttestationHandler } from './queries/get-evaluation-attestation/get-evaluation-attestation.handler';
 
 /**
  * Evaluations: a policy bundle run on the server against trails pinned at one instant, its outcome recorded
  * (and, with `decision`, written as a decision attestation) with everything needed to check and replay it.
- * Owns `evaluations` and `evaluation_policies`. No public surface: nothing else calls into it.
+ * Owns `evaluations`, `evaluation_policies` and `evaluation_envelopes`. Public surface: EvaluationArchive (the
+ * evaluations that covered a trail, their signed statements and bundles, for audit packages).
  */
 @Module({
-  imports: [LedgerModule, TrailsModule, ArtifactsModule, AttestationsModule, ControlsModule],
+  imports: [LedgerModule, TrailsModule, ArtifactsModule, AttestationsModule, ControlsModule, EvidenceLogModule],
   controllers: [EvaluationsController],
   providers: [
     EvaluationRepository,
@@ -40,6 +46,14 @@ import { WasmEngine } from './running/wasm-engine';
     ReplayEvaluationHandler,
     GetEvaluationHandler,
     ListEvaluationsHandler,
+    EvaluationEnvelopeRepository,
+    DecisionSigner,
+    GetEvaluationAttestationHandler,
+    EvaluationArchive,
   ],
+  exports: [EvaluationArchive],
 })
 export class EvaluationsModule {}
+
+export { EvaluationArchive } from './evaluation-archive';
+export type { ArchivedEvaluation } from './evaluation-archive';

@@ -34,3 +34,6 @@ export type { TrailState, TrailRecord, MomentRecord } from './domain/trail-state
 export { TrailPolicyInput } from './trail-policy-input';
 export type { PinnedTrail } from './trail-policy-input';
 export type { TrailStatus } from './domain/compliance';
+
+// Read messages other modules may dispatch (the audit package copies a trail as its read route answers it).
+export { GetTrailQuery } from './queries/get-trail/get-trail.query';

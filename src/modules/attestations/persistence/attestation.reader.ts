@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { NotFoundError } from '../../../common/errors/app-error';
 import { preparedQuery } from '../../../database/prepared-query';
 import { ident, selectList, Sql, sql, SqlIdent } from '../../../database/sql';
@@ -87,6 +87,13 @@ export function attestationRowsFrom(source: SqlIdent): Sql {
 /** Every reader of this module selects attestation rows with this text. */
 export const ATTESTATION_ROWS = attestationRowsFrom(ident('attestations'));
 const ROWS = ATTESTATION_ROWS.text;
+/** The same rows with their org and `recorded_at` (RFC 3339 UTC, microseconds), for their evidence log entries. */
+const WRITTEN_ROWS = sql`SELECT ${ATTESTATION_COLUMNS.sql}, a.org_id,
+    to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_at
+  FROM attestations a
+  JOIN flows f ON f.id = a.flow_id
+  JOIN trails t ON t.id = a.trail_id
+  JOIN organizations o ON o.id = a.org_id`.text;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -186,6 +193,17 @@ export class AttestationReader {
   async inOrgById(orgId: string, id: string): Promise<AttestationRow[]> {
     if (!isUuid(id)) return [];
     return this.dataSource.query(`${ROWS} WHERE a.org_id = $1 AND a.id = $2`, [orgId, id]);
+  }
+
+  /**
+   * Rows just written, read inside the writer's transaction (for their evidence log entries: the same columns
+   * as the read routes, plus `recorded_at`, the creation time as RFC 3339 UTC with microseconds).
+   */
+  async writtenInTransaction(manager: EntityManager, ids: string[]): Promise<Array<AttestationRow & { org_id: string; recorded_at: string }>> {
+    return manager.query(
+      `${WRITTEN_ROWS} WHERE a.id = ANY($1::uuid[]) ORDER BY a.flow_seq`,
+      [ids],
+    );
   }
 
   /** Versions of one slot, newest first: a trail slot (artifactName null) or `<artifact>.<name>`. */

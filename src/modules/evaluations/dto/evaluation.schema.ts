@@ -39,3 +39,13 @@ export const REPLAY_SCHEMA = object(
   },
   ['error_kind'],
 );
+
+/** A signed decision: DSSE v1 envelope whose payload is an in-toto Statement v1 with a SLSA VSA v1 predicate. */
+export const DSSE_ENVELOPE_SCHEMA = describe(
+  object({
+    payloadType: describe(string, 'application/vnd.in-toto+json'),
+    payload: describe(string, 'base64 of the statement\'s RFC 8785 canonical JSON'),
+    signatures: arrayOf(object({ keyid: describe(string, "8 hex digits: the log key's note key id"), sig: describe(string, 'base64 Ed25519 over PAE(payloadType, payload)') })),
+  }),
+  'served as its RFC 8785 canonical JSON; the SHA-256 of those bytes is the record_sha256 of the evaluation\'s log entry (kind evaluation)',
+);

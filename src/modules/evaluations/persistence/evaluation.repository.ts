@@ -140,6 +140,15 @@ export class EvaluationRepository {
     return rows[0] ? fromStored(rows[0]) : null;
   }
 
+  /** Completed evaluations that evaluated this trail (at any moment), oldest first (the audit package). */
+  async completedCovering(orgId: string, flowName: string, trailName: string): Promise<EvaluationRow[]> {
+    const rows = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM evaluations WHERE org_id = $1 AND status = 'completed' AND trails @> $2::jsonb ORDER BY recorded_at, id`,
+      [orgId, JSON.stringify([{ flow_name: flowName, trail_name: trailName }])],
+    );
+    return rows.map(fromStored);
+  }
+
   /**
    * Takes a pending evaluation to run it: only when no other runner holds a live lease on it. The lease lasts
    * `leaseMs`; a runner that dies leaves it to expire. Null when it is done or leased.

@@ -17,6 +17,7 @@ import { trailMomentRefs } from '../dto/evaluation.response';
 import { EvaluationRepository, EvaluationRow } from '../persistence/evaluation.repository';
 import { canonicalInput, inputDocument, nanosecondsOf } from './evaluation-input';
 import { PolicyEngines } from './policy-engine';
+import { DecisionSigner } from '../signing/decision-signer';
 
 export const EVALUATION_QUEUE = 'evaluations';
 
@@ -40,6 +41,8 @@ export interface RunOutcome {
   timings?: Record<string, number>;
   /** the policy's per-file digests (a decision's provenance), from the bundle the run loaded */
   policyFileDigests?: Record<string, string>;
+  /** the input document the policy saw (its trail elements are the signed statement's subjects) */
+  input?: Record<string, unknown>;
 }
 
 /** What the process that accepted an evaluation already has: its input, its files and their digests. */
@@ -72,6 +75,7 @@ export class EvaluationRunner implements OnApplicationShutdown {
     private readonly logger: JsonLogger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: Metrics,
+    private readonly signer: DecisionSigner,
   ) {
     metrics.watchEvaluations(() => ({ waiting: this.engines.queued, running: this.runs.size }));
   }
@@ -169,7 +173,7 @@ export class EvaluationRunner implements OnApplicationShutdown {
       input_digest_ms: round(inputDigestMs),
       ...(t && { compile_ms: round(t.compileMs), hand_off_ms: round(t.handOffMs), parse_ms: round(t.parseMs), evaluate_ms: round(t.evaluateMs) }),
     };
-    return { engine: used, inputDigest, result: answer.value, resultDigest, timings, policyFileDigests };
+    return { engine: used, inputDigest, result: answer.value, resultDigest, timings, policyFileDigests, input };
   }
 
   private async record(row: EvaluationRow, outcome: RunOutcome): Promise<boolean> {
@@ -210,7 +214,11 @@ export class EvaluationRunner implements OnApplicationShutdown {
       result: outcome.result,
       resultDigest: outcome.resultDigest!,
     });
-    if (!completed || !row.decision) return completed;
+    if (!completed) return false;
+    // Signed decision: the envelope is stored and logged in this same transaction (trust layer, section 2).
+    const allow = (outcome.result as { allow?: unknown } | null)?.allow === true;
+    await this.signer.sign(manager, row, outcome.input ?? {}, { allow, engineVersion: engine.engineVersion });
+    if (!row.decision) return true;
     const result = outcome.result as { allow: boolean; violations?: string[] };
     const recorded = await this.decisions.record(manager, {
       orgId: row.org_id,

@@ -1,0 +1,108 @@
+/**
+ * Audit package benchmark (issue 25 "Performance": a trail with 1,000 attestations and 100 MB of attachments is
+ * streamed at >= 50 MB/s with RSS growth <= 100 MB). Run: `npm run bench -- audit-package [--attestations N]
+ * [--attached N] [--mb N] [--rounds N] [--md]`.
+ *
+ * Against the real service (dist/src/main.js) and an embedded PostgreSQL: one trail gets `--attestations` generic
+ * attestations, `--attached` of them with a `--mb` MB attachment of random (incompressible) bytes. Once the log's
+ * checkpoint covers them, the package is downloaded `--rounds` times; each round reports the bytes streamed per
+ * second and the service's RSS growth (peak during the download, sampled every 20 ms, minus RSS just before).
+ */
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import { machine, request, startStack } from '../ingest/harness';
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const ATTESTATIONS = arg('attestations', 1000);
+const ATTACHED = arg('attached', 100);
+const MB = arg('mb', 1);
+const ROUNDS = arg('rounds', 3);
+const MD = args.includes('--md');
+const BOUNDARY = '----veritrail-audit-' + randomBytes(8).toString('hex');
+
+function form(dataJson: string, file?: Buffer): Buffer {
+  const parts: Buffer[] = [Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n${dataJson}\r\n`)];
+  if (file) {
+    parts.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="attachment_file"; filename="evidence.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`), file, Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${BOUNDARY}--\r\n`));
+  return Buffer.concat(parts);
+}
+
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function download(url: string, apiKey: string): Promise<{ bytes: number; ms: number; status: number }> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    http.get(url, { headers: { Authorization: `Bearer ${apiKey}` } }, (res) => {
+      let bytes = 0;
+      res.on('data', (c: Buffer) => (bytes += c.length));
+      res.on('end', () => resolve({ bytes, ms: Number(process.hrtime.bigint() - started) / 1e6, status: res.statusCode ?? 0 }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+async function main(): Promise<void> {
+  const stack = await startStack({ env: { LOG_CHECKPOINT_INTERVAL_MS: '200' } });
+  const auth = { Authorization: `Bearer ${stack.apiKey}` };
+  const api = `${stack.baseUrl}/api/v2`;
+  try {
+    const flow = await request(`${api}/flows/${stack.orgName}`, { method: 'PUT', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'bench' }) });
+    if (flow.status !== 201) throw new Error(`flow: ${flow.status} ${flow.body}`);
+    const trail = await request(`${api}/trails/${stack.orgName}/bench`, { method: 'PUT', headers: { ...auth, 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` }, body: form(JSON.stringify({ name: 't1' })) });
+    if (trail.status !== 201) throw new Error(`trail: ${trail.status} ${trail.body}`);
+    const every = Math.max(1, Math.floor(ATTESTATIONS / Math.max(1, ATTACHED)));
+    let attachedBytes = 0;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+    const post = async (i: number) => {
+      const file = ATTACHED > 0 && i % every === 0 && i / every < ATTACHED ? randomBytes(MB * 1024 * 1024) : undefined;
+      attachedBytes += file?.length ?? 0;
+      const res = await request(`${api}/attestations/${stack.orgName}/bench/trail/t1/generic`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` },
+        body: form(JSON.stringify({ attestation_name: `a${i}`, is_compliant: true }), file),
+        agent,
+      });
+      if (res.status !== 201) throw new Error(`attestation ${i}: ${res.status} ${res.body}`);
+    };
+    for (let i = 0; i < ATTESTATIONS; i += 4) await Promise.all([0, 1, 2, 3].filter((k) => i + k < ATTESTATIONS).map((k) => post(i + k)));
+    // Wait until the signed checkpoint covers everything (the package includes what it covers).
+    for (;;) {
+      const entries = await request(`${api}/log/${stack.orgName}/entries?start=0&limit=1`, { headers: auth });
+      const cp = await request(`${api}/log/${stack.orgName}/checkpoint`, { headers: auth });
+      if (Number(cp.body.split('\n')[1]) >= JSON.parse(entries.body).tree_size && JSON.parse(entries.body).tree_size >= ATTESTATIONS) break;
+      await pause(100);
+    }
+    const url = `${api}/trails/${stack.orgName}/bench/t1/audit_package`;
+    const rows: string[] = [];
+    rows.push(MD ? '| round | package (MB) | seconds | MB/s | RSS before / peak / growth (MB) |\n|---|---|---|---|---|' : `audit package: ${ATTESTATIONS} attestations, ${(attachedBytes / 1e6).toFixed(0)} MB attached; ${machine()}`);
+    for (let round = 1; round <= ROUNDS; round++) {
+      const before = rssMb(stack.pid);
+      let peak = before;
+      const sampler = setInterval(() => (peak = Math.max(peak, rssMb(stack.pid))), 20);
+      const got = await download(url, stack.apiKey);
+      clearInterval(sampler);
+      if (got.status !== 200) throw new Error(`package: ${got.status}`);
+      const mbps = got.bytes / 1e6 / (got.ms / 1000);
+      const cells = [String(round), (got.bytes / 1e6).toFixed(1), (got.ms / 1000).toFixed(2), mbps.toFixed(1), `${before.toFixed(0)} / ${peak.toFixed(0)} / ${(peak - before).toFixed(0)}`];
+      rows.push(MD ? `| ${cells.join(' | ')} |` : `round ${cells[0]}: ${cells[1]} MB in ${cells[2]} s = ${cells[3]} MB/s; RSS before/peak/growth ${cells[4]} MB`);
+    }
+    rows.push(`load average (1/5/15 min) at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(rows.join('\n'));
+  } finally {
+    await stack.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

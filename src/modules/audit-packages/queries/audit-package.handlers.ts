@@ -1,0 +1,280 @@
+import { Readable } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import { Injectable } from '@nestjs/common';
+import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
+import * as tar from 'tar-stream';
+import { canonicalJson, MemoryTree, parseCheckpoint, parseNote, sha256 } from '../../../../libs/transparency/src';
+import { AppError } from '../../../common/errors/app-error';
+import { FindOrgAttestationQuery, GetAttestationEvidenceQuery, ListFlowAttestationsQuery } from '../../attestations/attestations.module';
+import { EvaluationArchive } from '../../evaluations/evaluations.module';
+import { GetCheckpointQuery, InclusionProofQuery, ListEntriesQuery, ListLogKeysQuery, LookupEntryQuery } from '../../evidence-log/evidence-log.module';
+import { GetTrailQuery } from '../../trails/trails.module';
+import { PACKAGE_README, PackageManifest } from '../domain/package-layout';
+import { GetTrailAuditPackageQuery } from './get-trail-audit-package.query';
+import { GetArtifactAuditPackageQuery } from './get-artifact-audit-package.query';
+import { GetArtifactsQuery } from '../../artifact-catalog/artifact-catalog.module';
+
+/** What one package covers: a trail, or one artifact (its attestations, in the trail that reported it). */
+interface PackageSpec {
+  subject: PackageManifest['subject'];
+  flowName: string;
+  /** The trail whose attestations and evaluations are included. */
+  trailName: string;
+  recordFile: 'trail.json' | 'artifact.json';
+  record: unknown;
+  /** Which attestations (read shapes) and which log leaves belong to the subject. */
+  includes(a: { trail_name: string; artifact_fingerprint?: string | null }): boolean;
+  logged(leaf: { flow?: string; trail?: string; fingerprint?: string }): boolean;
+}
+
+/** Bytes written to the archive per chunk: the stream's back-pressure is honoured between chunks. */
+const CHUNK = 256 * 1024;
+const PAGE = 500;
+
+interface AttestationShape {
+  attestation_id: string;
+  trail_name: string;
+  artifact_fingerprint: string | null;
+  evidence: { sha256: string } | null;
+}
+
+/**
+ * Writes an audit package (a trail's or an artifact's) as a gzip tar, streamed: files are written one after another with back-pressure,
+ * so memory stays flat whatever the attachments' total size (one attachment's bytes at a time at most). Every
+ * read goes through the owning module's query (the same a read route answers), so the package holds exactly
+ * what those routes return. The manifest, holding every other file's SHA-256, is written last.
+ */
+@Injectable()
+export class AuditPackageWriter {
+  constructor(
+    readonly queryBus: QueryBus,
+    private readonly evaluations: EvaluationArchive,
+  ) {}
+
+  /** The gzip stream the package is written to, in the background; a failure midway destroys the stream. */
+  start(scope: { orgId: string; orgName: string }, spec: PackageSpec): Readable {
+    const pack = tar.pack();
+    // Level 1: attachments are mostly compressed already; the stream's speed matters more than a few percent.
+    const gzip = createGzip({ level: 1 });
+    pack.pipe(gzip);
+    // A client that goes away closes the stream: the writer stops instead of waiting for a drain that never comes.
+    const abort = new AbortController();
+    gzip.once('close', () => {
+      abort.abort();
+      pack.destroy();
+    });
+    void this.fill(pack, scope, spec, abort.signal).catch((error) => {
+      if (!abort.signal.aborted) gzip.destroy(error instanceof Error ? error : new Error(String(error)));
+    });
+    return gzip;
+  }
+
+  private async fill(pack: tar.Pack, scope: { orgId: string; orgName: string }, spec: PackageSpec, signal: AbortSignal): Promise<void> {
+    const props = { ...scope, flowName: spec.flowName, trailName: spec.trailName };
+    const files: Record<string, string> = {};
+    const add = async (name: string, content: Buffer | string) => {
+      const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+      files[name] = sha256(bytes).toString('hex');
+      await writeEntry(pack, name, bytes, signal);
+    };
+    const json = (value: unknown) => canonicalJson(value);
+
+    // The checkpoint first: every proof below is made at its size.
+    const note: string = await this.queryBus.execute(new GetCheckpointQuery(scope));
+    const checkpoint = parseCheckpoint(parseNote(note).text);
+    const size = checkpoint.size;
+
+    // This trail's log entries (covered by the checkpoint), by the locators their leaves carry.
+    const logged = new Map<string, { kind: string; id: string; index: number; leaf: string; leaf_hash: string }>();
+    // Every leaf hash up to the checkpoint: proofs are computed here from them (and checked against the signed
+    // root below) instead of one query per proof step per record.
+    const tree = new MemoryTree();
+    for (let start = 0; start < size; start += 1000) {
+      const page: { entries: Array<{ index: number | null; leaf: string; leaf_hash: string }> } = await this.queryBus.execute(
+        new ListEntriesQuery({ ...scope, start, limit: Math.min(1000, size - start) }),
+      );
+      if (page.entries.length === 0) break;
+      for (const e of page.entries) {
+        tree.appendLeafHash(Buffer.from(e.leaf_hash, 'base64'));
+        const leaf = JSON.parse(e.leaf) as { kind: string; id: string; flow?: string; trail?: string; fingerprint?: string };
+        if (e.index !== null && e.index < size && spec.logged(leaf)) {
+          logged.set(`${leaf.kind}/${leaf.id}`, { kind: leaf.kind, id: leaf.id, index: e.index, leaf: e.leaf, leaf_hash: e.leaf_hash });
+        }
+      }
+    }
+
+    await add(spec.recordFile, json(spec.record));
+
+    // The trail's attestations as the service has them now, and any logged one it no longer has.
+    // The list's elements are the attestation read shape (one shape on every route), so they are the records.
+    const listed = new Map<string, AttestationShape>();
+    for (let page = 1; ; page++) {
+      const got: { data: AttestationShape[]; pagination: { page_count: number } } = await this.queryBus.execute(
+        new ListFlowAttestationsQuery({ ...scope, flowName: props.flowName, page, perPage: PAGE }),
+      );
+      for (const a of got.data) if (spec.includes(a)) listed.set(a.attestation_id, a);
+      if (page >= got.pagination.page_count) break;
+    }
+    const ids = new Set<string>(listed.keys());
+    for (const e of logged.values()) if (e.kind === 'attestation') ids.add(e.id);
+
+    const manifest: PackageManifest = {
+      format: 'veritrail-audit-package/v1',
+      org: props.orgName,
+      subject: spec.subject,
+      generated_at: new Date().toISOString(),
+      checkpoint: { origin: checkpoint.origin, size, root_hash: checkpoint.rootHash.toString('base64') },
+      records: [],
+      missing_records: [],
+      missing_evidence: [],
+      files,
+    };
+    const leaves: Array<{ index: number; leaf: string; leaf_hash: string }> = [];
+    for (const id of [...ids].sort()) {
+      const found: { data: AttestationShape[] } = listed.has(id)
+        ? { data: [listed.get(id)!] }
+        : await this.queryBus.execute(new FindOrgAttestationQuery({ ...scope, attestationId: id })).catch(notFoundAsEmpty);
+      const entry = logged.get(`attestation/${id}`) ?? (await this.lookup(scope, 'attestation', id, size));
+      if (entry) leaves.push(entry);
+      const record = found.data[0];
+      if (!record) {
+        if (entry) manifest.missing_records.push({ kind: 'attestation', id, index: entry.index });
+        continue;
+      }
+      const file = `attestations/${id}.json`;
+      await add(file, json(record));
+      manifest.records.push({ kind: 'attestation', id, file, index: entry?.index ?? null });
+      if (record.evidence && !files[`evidence/${record.evidence.sha256}`]) {
+        try {
+          const download: { content: Buffer } = await this.queryBus.execute(
+            new GetAttestationEvidenceQuery({ ...scope, flowName: props.flowName, trailName: props.trailName, attestationId: id }),
+          );
+          await add(`evidence/${record.evidence.sha256}`, download.content);
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          manifest.missing_evidence.push({ attestation_id: id, sha256: record.evidence.sha256, reason: error.message });
+        }
+      }
+    }
+
+    for (const ev of await this.evaluations.covering(props.orgId, props.flowName, props.trailName)) {
+      await add(`evaluations/${ev.id}.json`, json(ev.record));
+      await add(`evaluations/${ev.id}.input.json`, ev.replay);
+      const hex = ev.policyDigest.replace(/^sha256:/, '');
+      for (const [path, text] of Object.entries(ev.policyFiles)) {
+        if (!files[`policies/${hex}/${path}`]) await add(`policies/${hex}/${path}`, text);
+      }
+      if (ev.envelope === null) continue;
+      const file = `evaluations/${ev.id}.dsse.json`;
+      await add(file, ev.envelope);
+      const entry = await this.lookup(scope, 'evaluation', ev.id, size);
+      if (entry) leaves.push(entry);
+      manifest.records.push({ kind: 'evaluation', id: ev.id, file, index: entry?.index ?? null });
+    }
+
+    const keys = await this.queryBus.execute(new ListLogKeysQuery());
+    await add('log/checkpoint', note);
+    await add('log/keys.json', json(keys));
+    const local = tree.size === size && tree.root(size).equals(checkpoint.rootHash);
+    for (const leaf of leaves.sort((a, b) => a.index - b.index)) {
+      await add(`log/leaves/${leaf.index}.json`, json({ index: leaf.index, leaf: leaf.leaf, leaf_hash: leaf.leaf_hash }));
+      // The tree read here has the signed root: its proofs are the log's. Otherwise the log module's own answer.
+      const proof = local
+        ? { index: leaf.index, tree_size: size, leaf_hash: leaf.leaf_hash, audit_path: tree.inclusionProof(leaf.index, size).map((h) => h.toString('base64')) }
+        : await this.queryBus.execute(new InclusionProofQuery({ ...scope, index: leaf.index, treeSize: size }));
+      await add(`log/proofs/${leaf.index}.json`, json(proof));
+    }
+    await add('README.txt', PACKAGE_README);
+    await writeEntry(pack, 'manifest.json', Buffer.from(JSON.stringify(manifest, null, 2) + '\n', 'utf8'), signal);
+    pack.finalize();
+  }
+
+  /** A record's entry if it is integrated and covered by the checkpoint (else the package says it is not logged). */
+  private async lookup(scope: { orgId: string; orgName: string }, kind: string, id: string, size: number) {
+    try {
+      const e: { index: number | null; leaf: string; leaf_hash: string } = await this.queryBus.execute(new LookupEntryQuery({ ...scope, kind, id }));
+      return e.index !== null && e.index < size ? { index: e.index, leaf: e.leaf, leaf_hash: e.leaf_hash, kind, id } : null;
+    } catch (error) {
+      if (error instanceof AppError) return null;
+      throw error;
+    }
+  }
+}
+
+
+/** `GET /trails/{org}/{flow}/{trail}/audit_package`. */
+@QueryHandler(GetTrailAuditPackageQuery)
+export class GetTrailAuditPackageHandler implements IQueryHandler<GetTrailAuditPackageQuery> {
+  constructor(private readonly writer: AuditPackageWriter) {}
+
+  async execute({ props }: GetTrailAuditPackageQuery): Promise<{ filename: string; stream: Readable }> {
+    const scope = { orgId: props.orgId, orgName: props.orgName };
+    // Before the response begins: an unknown flow or trail is a 404, not a broken archive.
+    const trail = await this.writer.queryBus.execute(new GetTrailQuery({ ...scope, flowName: props.flowName, trailName: props.trailName }));
+    const stream = this.writer.start(scope, {
+      subject: { kind: 'trail', flow: props.flowName, trail: props.trailName },
+      flowName: props.flowName,
+      trailName: props.trailName,
+      recordFile: 'trail.json',
+      record: trail,
+      includes: (a) => a.trail_name === props.trailName,
+      logged: (leaf) => leaf.flow === props.flowName && leaf.trail === props.trailName,
+    });
+    return { filename: `${props.orgName}-${props.flowName}-${props.trailName}-audit-package.tar.gz`, stream };
+  }
+}
+
+@QueryHandler(GetArtifactAuditPackageQuery)
+export class GetArtifactAuditPackageHandler implements IQueryHandler<GetArtifactAuditPackageQuery> {
+  constructor(private readonly writer: AuditPackageWriter) {}
+
+  async execute({ props }: GetArtifactAuditPackageQuery): Promise<{ filename: string; stream: Readable }> {
+    const scope = { orgId: props.orgId, orgName: props.orgName };
+    const fingerprint = props.fingerprint;
+    // The artifact as `GET /artifacts/{org}/{flow}/fingerprint/{fingerprint}` answers it (404 when unknown).
+    const artifact = (await this.writer.queryBus.execute(new GetArtifactsQuery({ ...scope, flowName: props.flowName, by: { fingerprint } }))) as { trail_name: string };
+    const stream = this.writer.start(scope, {
+      subject: { kind: 'artifact', flow: props.flowName, fingerprint },
+      flowName: props.flowName,
+      trailName: artifact.trail_name,
+      recordFile: 'artifact.json',
+      record: artifact,
+      includes: (a) => a.trail_name === artifact.trail_name && a.artifact_fingerprint === fingerprint,
+      logged: (leaf) => leaf.flow === props.flowName && leaf.fingerprint === fingerprint,
+    });
+    return { filename: `${props.orgName}-${props.flowName}-${fingerprint.slice(0, 12)}-audit-package.tar.gz`, stream };
+  }
+}
+
+function notFoundAsEmpty(error: unknown): { data: [] } {
+  if (error instanceof AppError) return { data: [] };
+  throw error;
+}
+
+/** One tar entry, written in chunks that wait for the archive stream to drain (back-pressure). */
+function writeEntry(pack: tar.Pack, name: string, bytes: Buffer, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new Error('the package stream was closed'));
+    const onAbort = () => reject(new Error('the package stream was closed'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    const done = (error?: Error | null) => {
+      signal.removeEventListener('abort', onAbort);
+      if (error) reject(error);
+      else resolve();
+    };
+    const entry = pack.entry({ name, size: bytes.length, mode: 0o644, mtime: new Date(0) }, done);
+    let at = 0;
+    const pump = () => {
+      while (at < bytes.length) {
+        const chunk = bytes.subarray(at, Math.min(at + CHUNK, bytes.length));
+        at += chunk.length;
+        if (!entry.write(chunk)) {
+          entry.once('drain', pump);
+          return;
+        }
+      }
+      entry.end();
+    };
+    pump();
+  });
+}

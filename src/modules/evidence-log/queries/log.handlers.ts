@@ -1,0 +1,103 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { NotFoundError } from '../../../common/errors/app-error';
+import { consistencyProofAsync, formatVerifierKey, inclusionProofAsync, publicKeyFromRaw, rawPublicKey } from '../../../../libs/transparency/src';
+import { LogSigner } from '../log-signer';
+import { EvidenceLogRepository, StoredEntry } from '../persistence/evidence-log.repository';
+import { SigningKeyRepository } from '../persistence/signing-key.repository';
+import {
+  ConsistencyProofQuery,
+  EntryAnswer,
+  GetCheckpointQuery,
+  InclusionProofQuery,
+  ListEntriesQuery,
+  ListLogKeysQuery,
+  LookupEntryQuery,
+} from './log.queries';
+
+const b64 = (b: Buffer) => b.toString('base64');
+const answer = (e: StoredEntry): EntryAnswer => ({ index: e.index, leaf: e.leaf, leaf_hash: b64(e.leafHash) });
+
+@QueryHandler(GetCheckpointQuery)
+export class GetCheckpointHandler implements IQueryHandler<GetCheckpointQuery> {
+  constructor(private readonly log: EvidenceLogRepository, private readonly signer: LogSigner) {}
+
+  async execute({ props: { orgId, orgName, size } }: GetCheckpointQuery): Promise<string> {
+    if (size === 0) return this.signer.emptyNote(orgName);
+    const cp = await this.log.checkpoint(orgId, size);
+    if (cp) return cp.note;
+    if (size !== undefined) throw new NotFoundError(`No checkpoint was signed at size ${size}`);
+    return this.signer.emptyNote(orgName);
+  }
+}
+
+@QueryHandler(ListEntriesQuery)
+export class ListEntriesHandler implements IQueryHandler<ListEntriesQuery> {
+  constructor(private readonly log: EvidenceLogRepository) {}
+
+  async execute({ props: { orgId, start, limit } }: ListEntriesQuery) {
+    const treeSize = await this.log.size(orgId);
+    const entries = start < treeSize ? await this.log.entries(orgId, start, limit) : [];
+    return { tree_size: treeSize, entries: entries.map(answer) };
+  }
+}
+
+@QueryHandler(InclusionProofQuery)
+export class InclusionProofHandler implements IQueryHandler<InclusionProofQuery> {
+  constructor(private readonly log: EvidenceLogRepository) {}
+
+  async execute({ props: { orgId, index, leafHash, treeSize } }: InclusionProofQuery) {
+    const size = await this.log.size(orgId);
+    if (treeSize > size) throw new NotFoundError(`tree_size ${treeSize} is larger than the log (${size} entries)`);
+    const at = index ?? (await this.log.indexOfLeafHash(orgId, leafHash!));
+    if (at === null) throw new NotFoundError('No entry of this log has that leaf hash');
+    if (at >= treeSize) throw new NotFoundError(`Entry ${at} is not in a tree of size ${treeSize}`);
+    const [entry] = await this.log.entries(orgId, at, 1);
+    const path = await inclusionProofAsync(at, treeSize, (start, end) => this.log.rangeHash(orgId, start, end));
+    return { index: at, tree_size: treeSize, leaf_hash: b64(entry.leafHash), audit_path: path.map(b64) };
+  }
+}
+
+@QueryHandler(ConsistencyProofQuery)
+export class ConsistencyProofHandler implements IQueryHandler<ConsistencyProofQuery> {
+  constructor(private readonly log: EvidenceLogRepository) {}
+
+  async execute({ props: { orgId, first, second } }: ConsistencyProofQuery) {
+    const size = await this.log.size(orgId);
+    if (second > size) throw new NotFoundError(`second ${second} is larger than the log (${size} entries)`);
+    const path = await consistencyProofAsync(first, second, (start, end) => this.log.rangeHash(orgId, start, end));
+    return { first, second, consistency_path: path.map(b64) };
+  }
+}
+
+@QueryHandler(LookupEntryQuery)
+export class LookupEntryHandler implements IQueryHandler<LookupEntryQuery> {
+  constructor(private readonly log: EvidenceLogRepository) {}
+
+  async execute({ props: { orgId, kind, id } }: LookupEntryQuery) {
+    const entry = await this.log.byRecord(orgId, kind, id);
+    if (!entry) throw new NotFoundError(`No ${kind} '${id}' is logged`);
+    return answer(entry);
+  }
+}
+
+@QueryHandler(ListLogKeysQuery)
+export class ListLogKeysHandler implements IQueryHandler<ListLogKeysQuery> {
+  constructor(private readonly keys: SigningKeyRepository) {}
+
+  async execute() {
+    const keys = await this.keys.list();
+    return {
+      keys: keys.map((k) => {
+        const publicKey = rawPublicKey(publicKeyFromRaw(k.publicKey));
+        return {
+          name: k.name,
+          key_id: k.keyId,
+          algorithm: 'ed25519' as const,
+          public_key: b64(publicKey),
+          vkey: formatVerifierKey({ name: k.name, keyId: parseInt(k.keyId, 16), publicKey }),
+          active: k.active,
+        };
+      }),
+    };
+  }
+}
