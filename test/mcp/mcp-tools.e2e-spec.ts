@@ -92,7 +92,10 @@ describe.each<[string, Connect]>([
 
     it('answers nothing found, and refuses arguments outside its schema', async () => {
       expect((await run('find_artifact', { query: 'no-such-artifact-name' })).structured).toMatchObject({ matched_by: 'nothing', artifacts: [], total: 0 });
-      expect((await run('find_artifact', { query: 'abcdef12345' })).structured).toMatchObject({ matched_by: 'nothing', artifacts: [] });
+      const none = (await run('find_artifact', { query: 'abcdef12345' })).structured;
+      expect(none).toMatchObject({ matched_by: 'nothing', artifacts: [] });
+      // "Nothing" rests on the search's own answer, and cites it.
+      expect(none.citations).toEqual([{ url: `${cited()}/api/v2/search/${a.org.name}/sha/abcdef12345`, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
       const bad = await run('find_artifact', { query: '', per_page: 500 });
       expect(bad.isError).toBe(true);
       expect(bad.text).toMatch(/^Invalid arguments for find_artifact: .*query.*per_page|^Invalid arguments for find_artifact: .*per_page.*query/);

@@ -11,6 +11,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The refusal itself, when the API answered (a "nothing found" rests on it). */
+    readonly citation?: Citation,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -97,8 +99,9 @@ export class VeritrailApi {
     const bytes = Buffer.from(await res.arrayBuffer());
     if (bytes.length > MAX_ANSWER_BYTES) throw new ApiError(413, `The API's answer is larger than ${MAX_ANSWER_BYTES} bytes; ask for a smaller page`);
     const text = bytes.toString('utf8');
-    if (!res.ok) throw new ApiError(res.status, apiMessage(res.status, text));
-    return { text, citation: { url: this.cite(path), sha256: createHash('sha256').update(bytes).digest('hex') } };
+    const citation = { url: this.cite(path), sha256: createHash('sha256').update(bytes).digest('hex') };
+    if (!res.ok) throw new ApiError(res.status, apiMessage(res.status, text), citation);
+    return { text, citation };
   }
 }
 

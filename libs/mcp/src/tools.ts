@@ -88,6 +88,7 @@ const findArtifact: ToolDefinition = {
         cites.push(answer.citation);
       } catch (error) {
         if (!isNotFound(error)) throw error;
+        if ((error as ApiError).citation) cites.push((error as ApiError).citation!);
       }
       const hits = (body.artifacts ?? [])
         .filter((a: any) => !flow || a.flow === flow)
