@@ -70,6 +70,11 @@ describe('the MCP endpoint /mcp/{org}', () => {
     expect((await post(org.name, { jsonrpc: '1.0', method: 'tools/list' }, org.adminKey).expect(400)).body.errors).toEqual({ jsonrpc: "must be '2.0'" });
     expect((await post(org.name, { jsonrpc: '2.0', id: 1 }, org.adminKey).expect(400)).body.errors).toEqual({ method: expect.stringContaining('needs a method') });
     expect((await post(org.name, { ...rpc('tools/list'), extra: 1 }, org.adminKey).expect(400)).body.errors).toEqual({ extra: expect.any(String) });
+    // No session and no event stream: GET and DELETE are 405 (Streamable HTTP's "not offered"), for anyone.
+    for (const method of ['get', 'delete'] as const) {
+      const res = await t.http()[method](`/mcp/${org.name}`).set('Accept', 'text/event-stream').expect(405);
+      expect([res.headers.allow, res.body.errors, res.body.message]).toEqual(['POST', null, expect.stringMatching(/^Method not allowed/)]);
+    }
     const text = await t.http().post(`/mcp/${org.name}`).set('Accept', MCP_ACCEPT).set(...bearer(org.adminKey)).set('Content-Type', 'text/plain').send('hello').expect(415);
     expect(text.body).toEqual(errorBody);
   });

@@ -1,5 +1,7 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { McpHttpEndpoint } from './http/mcp-http.endpoint';
+import { mcpMethodNotAllowed } from './http/mcp-method-not-allowed';
 import { McpController } from './mcp.controller';
 
 /**
@@ -12,4 +14,11 @@ import { McpController } from './mcp.controller';
   controllers: [McpController],
   providers: [McpHttpEndpoint],
 })
-export class McpModule {}
+export class McpModule implements OnModuleInit {
+  constructor(private readonly http: HttpAdapterHost) {}
+
+  /** After the routes, before the not-found handler: GET and DELETE of /mcp/{org} answer 405 rather than 404. */
+  onModuleInit(): void {
+    this.http.httpAdapter?.getInstance().use('/mcp/:org', mcpMethodNotAllowed);
+  }
+}
