@@ -185,7 +185,9 @@ describe.each<[string, Connect]>([
       expect(before).toMatchObject({ items: [], total: 0 });
       const backwards = await run('list_non_compliant', { kind: 'trails', from: '2001-01-01T00:00:00Z', to: '2000-01-01T00:00:00Z' });
       expect(backwards.isError).toBe(true);
-      expect(backwards.text).toContain('to must not be before from');
+      expect(backwards.text).toBe('Invalid arguments for list_non_compliant: to must not be before from');
+      const notATime = await run('list_non_compliant', { kind: 'trails', from: 'last tuesday' });
+      expect(notATime.text).toBe('Invalid arguments for list_non_compliant: from must be an ISO 8601 time (2026-11-01T00:00:00Z) or Unix seconds');
       const unknownKind = await run('list_non_compliant', { kind: 'flows', from: '2000-01-01T00:00:00Z' });
       expect(unknownKind.text).toMatch(/^Invalid arguments for list_non_compliant: \/kind must be equal to one of the allowed values/);
     });

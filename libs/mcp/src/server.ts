@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError, VeritrailApi } from './api-client';
 import { matchResource, RESOURCE_TEMPLATES, resourceUri } from './resources';
-import { TOOLS, ToolDefinition } from './tools';
+import { InvalidArgumentError, TOOLS, ToolDefinition } from './tools';
 
 export const SERVER_NAME = 'veritrail';
 export const SERVER_VERSION = '0.1.0';
@@ -84,6 +84,7 @@ export function createVeritrailMcpServer(api: VeritrailApi, options: VeritrailMc
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     } catch (error) {
       if (error instanceof ApiError) return toolError(`The Veritrail API answered ${error.status}: ${error.message}`);
+      if (error instanceof InvalidArgumentError) return toolError(`Invalid arguments for ${tool.name}: ${error.message}`);
       unexpected(error, tool.name);
       return toolError(`${tool.name} failed unexpectedly; the error is in the service's log`);
     }

@@ -13,6 +13,9 @@ export interface ToolDefinition {
   run(api: VeritrailApi, input: any): Promise<Record<string, unknown>>;
 }
 
+/** An argument that fits the input schema but not the question (a time that does not parse, a span backwards). */
+export class InvalidArgumentError extends Error {}
+
 /** How many list items a tool reads from the API at most to answer one question (5 pages of 100). */
 export const SCAN_LIMIT = 500;
 const SCAN_PAGE = 100;
@@ -35,7 +38,7 @@ const boolOrNull = (value: unknown): boolean | null => (typeof value === 'boolea
 function seconds(value: unknown, field: string): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const n = typeof value === 'number' ? value : /^\d+(\.\d+)?$/.test(String(value)) ? Number(value) : Date.parse(String(value)) / 1000;
-  if (!Number.isFinite(n)) throw new ApiError(400, `${field} must be an ISO 8601 time (2026-11-01T00:00:00Z) or Unix seconds`);
+  if (!Number.isFinite(n)) throw new InvalidArgumentError(`${field} must be an ISO 8601 time (2026-11-01T00:00:00Z) or Unix seconds`);
   return n;
 }
 
@@ -468,7 +471,7 @@ const nonCompliant: ToolDefinition = {
   async run(api, input) {
     const from = seconds(input.from, 'from')!;
     const to = seconds(input.to, 'to') ?? Date.now() / 1000;
-    if (to < from) throw new ApiError(400, 'to must not be before from');
+    if (to < from) throw new InvalidArgumentError('to must not be before from');
     const { page = 1, per_page = 20 } = input;
     const cites: Citation[] = [];
     const items: any[] = [];
