@@ -208,7 +208,7 @@ describe.each<[string, Connect]>([
 
     it("answers an evaluation's policy and digests, and replays it", async () => {
       const { structured } = await run('explain_evaluation', { id: a.evaluationId, replay: true });
-      expect(structured).toMatchObject({ id: a.evaluationId, status: 'completed', control: a.control, result: { allow: true }, engine: 'veritrail-rego' });
+      expect(structured).toMatchObject({ id: a.evaluationId, status: 'completed', control: a.control, result: { allow: true }, error: null, engine: 'veritrail-rego' });
       expect(structured.policy_digest).toMatch(/^sha256:[0-9a-f]{64}$/);
       expect(structured.replay).toEqual({ identical: true, input_digest: { recorded: structured.input_digest, replayed: structured.input_digest }, result_digest: { recorded: structured.result_digest, replayed: structured.result_digest } });
       expect(structured.citations.map((c: { url: string }) => c.url)).toEqual([

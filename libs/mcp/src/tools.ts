@@ -644,8 +644,9 @@ const explainEvaluation: ToolDefinition = {
   name: 'explain_evaluation',
   title: "An evaluation's policy, digests and replay",
   description:
-    'One policy evaluation (a Rego policy run against trails at fixed moments): its result, the digests of its ' +
-    'policy, input and result, the engine, the trails and moments it read, and the decision it recorded. With ' +
+    'One policy evaluation (a Rego policy run against trails at fixed moments): its result (or its error), the ' +
+    'digests of its policy (the policy is identified by its bundle digest, which a control lists in ' +
+    'policies_referencing), input and result, the engine, the trails and moments it read, and the decision it recorded. With ' +
     '`replay: true` it also runs the evaluation again and says whether the same input gives the same result ' +
     '(needs a member key; a reader gets the API\'s refusal). Needs the beta feature `evaluations`.',
   inputSchema: obj(
@@ -657,6 +658,7 @@ const explainEvaluation: ToolDefinition = {
     status: str(),
     control: nullable(str()),
     result: anyJson,
+    error: { ...anyJson, description: "Why the evaluation failed ({kind, message}), or null" },
     requested_at: nullable(num()),
     recorded_at: nullable(num()),
     decision_attestation_id: nullable(str()),
@@ -692,6 +694,7 @@ const explainEvaluation: ToolDefinition = {
       status: d.status,
       control: strOrNull(e.control),
       result: e.result ?? null,
+      error: e.error ?? null,
       requested_at: d.requested_at,
       recorded_at: when(e.recorded_at),
       decision_attestation_id: d.decision_attestation_id,
