@@ -215,6 +215,11 @@ describe.each<[string, Connect]>([
         `${cited()}/api/v2/evaluations/${a.org.name}/${a.evaluationId}`,
         `${cited()}/api/v2/evaluations/${a.org.name}/${a.evaluationId}/replay`,
       ]);
+      const failing = await t.http().post(`/api/v2/evaluations/${a.org.name}`).set('Authorization', `Bearer ${a.org.adminKey}`)
+        .send({ context: { trails: [{ flow: a.flow, trail: a.trail }] }, policy: { files: { 'policy.rego': 'package policy\n\nallow := \n' } } })
+        .expect(201);
+      const failed = (await run('explain_evaluation', { id: failing.body.id })).structured;
+      expect(failed).toMatchObject({ status: 'failed', result: null, error: { kind: 'policy_parse_error' } });
       const unknown = await run('explain_evaluation', { id: '00000000-0000-4000-8000-000000000000' });
       expect(unknown.isError).toBe(true);
       expect(unknown.text).toMatch(/^The Veritrail API answered 404/);
