@@ -9,8 +9,8 @@ import { Metrics } from './common/metrics/metrics';
 import { mountOpenApi } from './common/openapi/mount-openapi';
 
 export const API_PREFIX = 'api/v2';
-/** Served at the server root, outside API_PREFIX: the probes and the metrics. */
-export const UNPREFIXED_PATHS = ['health', 'ready', 'metrics'];
+/** Served at the server root, outside API_PREFIX: the probes, the metrics and the MCP endpoint. */
+export const UNPREFIXED_PATHS = ['health', 'ready', 'metrics', 'mcp/:org'];
 
 /** Builds the HTTP application exactly as production runs it; main.ts and the e2e tests both use this. */
 export async function createApp(options: AppModuleOptions): Promise<NestExpressApplication> {

@@ -31,6 +31,7 @@ import { GateModule } from './gate/gate.module';
 import { HealthModule } from './health/health.module';
 import { IdentityModule } from './identity/identity.module';
 import { LedgerModule } from './ledger/ledger.module';
+import { McpModule } from './mcp/mcp.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { PoliciesModule } from './policies/policies.module';
@@ -86,4 +87,5 @@ export const FEATURE_MODULES = [
   SearchModule,
   EvidenceLogModule,
   AuditPackagesModule,
+  McpModule,
 ];
