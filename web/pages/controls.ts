@@ -1,0 +1,80 @@
+import { ApiError, get, post } from '../api';
+import { badge, h, link, section, table, time, value, show } from '../dom';
+import { ui } from '../nav';
+import type { Ctx } from './index';
+import { pageNumber, pager } from './common';
+
+const enc = encodeURIComponent;
+
+export async function controlsPage({ params, main, setTitle }: Ctx): Promise<void> {
+  const org = params.org;
+  setTitle(`Controls of ${org}`);
+  const controls = await get<any>(`/controls/${enc(org)}`);
+  const list: any[] = Array.isArray(controls) ? controls : controls.data ?? [];
+  const withDecisions = await Promise.all(
+    list.map(async (c) => [c, await get<any>(`/controls/${enc(org)}/${enc(c.identifier)}`).catch(() => c)] as const),
+  );
+  show(main, 
+    h('h1', {}, 'Controls and decisions'),
+    withDecisions.length
+      ? withDecisions.map(([c, full]) =>
+          section(
+            `${c.identifier}: ${c.name ?? ''}`,
+            c.description ? h('p', {}, c.description) : null,
+            h('h3', {}, 'Decisions and coverage'),
+            value(full.decisions ?? full.coverage ?? full),
+          ),
+        )
+      : h('p', { class: 'empty' }, 'No controls.'),
+    h('p', {}, link(ui('o', org, 'evaluations'), 'All evaluations →')),
+  );
+}
+
+export async function evaluationsPage({ params, query, main, setTitle }: Ctx): Promise<void> {
+  const org = params.org;
+  setTitle(`Evaluations of ${org}`);
+  const page = pageNumber(query);
+  const res = await get<any>(`/evaluations/${enc(org)}?page=${page}&per_page=20`);
+  const rows: any[] = Array.isArray(res) ? res : res.data ?? [];
+  show(main, 
+    h('h1', {}, 'Evaluations'),
+    table(
+      ['Evaluation', 'When', 'Allowed', 'Status'],
+      rows.map((e) => [link(ui('o', org, 'evaluations', e.id), e.id), time(e.created_at ?? e.evaluated_at), badge(e.allow ?? e.result?.allow, ['allowed', 'denied']), e.status ?? '']),
+    ),
+    Array.isArray(res) ? null : pager(res, page),
+  );
+}
+
+export async function evaluationPage({ params, main, setTitle }: Ctx): Promise<void> {
+  const { org, id } = params;
+  setTitle(`Evaluation ${id}`);
+  const e = await get<any>(`/evaluations/${enc(org)}/${enc(id)}`);
+  const out = h('div', { role: 'status', 'aria-live': 'polite', id: 'replay-result' });
+  const button = h('button', { type: 'button', id: 'replay' }, 'Replay');
+  button.addEventListener('click', async () => {
+    button.setAttribute('disabled', '');
+    show(out, 'Replaying…');
+    try {
+      const r = await post<any>(`/evaluations/${enc(org)}/${enc(id)}/replay`);
+      const same = r.identical ?? r.is_identical ?? r.same;
+      show(out, 
+        h('p', { class: same ? 'verdict ok' : 'verdict bad', 'data-testid': 'replay-verdict' }, same ? 'Replay identical' : 'Replay differs'),
+        value(r),
+      );
+    } catch (error) {
+      show(out, h('p', { class: 'error' }, error instanceof ApiError ? `${error.status}: ${error.message}` : String(error)));
+    } finally {
+      button.removeAttribute('disabled');
+    }
+  });
+  const policies = e.policy?.files ?? e.policy_files ?? e.policies;
+  show(main, 
+    h('p', {}, link(ui('o', org, 'evaluations'), '← Evaluations')),
+    h('h1', {}, `Evaluation ${id} `, badge(e.allow ?? e.result?.allow, ['allowed', 'denied'])),
+    section('Digests', value({ input_sha256: e.input_sha256 ?? e.input_digest, result_sha256: e.result_sha256 ?? e.result_digest, policy: e.policy_sha256 ?? e.policy_digest })),
+    section('Replay', h('p', {}, 'Runs the stored policy files on the stored input again and says whether the result is identical.'), button, out),
+    section('Policy files', policies ? (typeof policies === 'object' && !Array.isArray(policies) ? Object.entries(policies).map(([n, text]) => h('div', {}, h('h3', {}, n), h('pre', {}, String(text)))) : value(policies)) : h('p', { class: 'empty' }, '—')),
+    section('Evaluation', value(e)),
+  );
+}
