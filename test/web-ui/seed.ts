@@ -21,6 +21,7 @@ trail:
 
 export interface SeededOrg {
   org: TestOrg;
+  policy: string;
   flow: string;
   trail: string;
   fp: string;
@@ -60,11 +61,20 @@ export async function seedOrg(t: TestApp, options: { hostile?: boolean } = {}): 
   await env.create({ name: 'prod', type: 'K8S', description: `Production ${x}` }).expect(201);
   await env.report('prod', 'K8S', { artifacts: [pod('web-a', { web: fp })] }).expect(201);
   await env.report('prod', 'K8S', { artifacts: [pod('web-a', { web: fp }), pod('db-a', { db: fingerprint('d') })] }).expect(201);
+  const policy = `_schema: https://docs.kosli.com/schemas/policy/v1\n# owner: platform ${x.replace(/\n/g, ' ')}\nartifacts:\n  provenance:\n    required: true\n`;
+  await t
+    .http()
+    .put(`/api/v2/policies/${org.name}`)
+    .set(...bearer(org.adminKey))
+    .field('payload', JSON.stringify({ name: 'prod-requirements', description: 'prod', type: 'env', comment: '' }))
+    .attach('policy_file', Buffer.from(policy), 'policy.yaml')
+    .expect(201);
+  await t.http().post(`/api/v2/environments/${org.name}/prod/policies`).set(...bearer(org.adminKey)).send({ policy_names: ['prod-requirements'] }).expect(200);
   await createControl(t, org, 'SOC2-CC8');
   const evaluation = await evaluate(t, org, {
     context: { trails: [{ flow, trail }] },
     policy: { files: { 'policy.rego': ALLOW_IF_UNIT_PASSES } },
   });
   if (evaluation.status >= 300) throw new Error(`evaluation: ${evaluation.status} ${JSON.stringify(evaluation.body)}`);
-  return { org, flow, trail, fp, evaluationId: evaluation.body.id ?? evaluation.body.evaluation_id };
+  return { org, policy, flow, trail, fp, evaluationId: evaluation.body.id ?? evaluation.body.evaluation_id };
 }

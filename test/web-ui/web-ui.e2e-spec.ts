@@ -72,7 +72,7 @@ describe('web interface (/ui) in a browser', () => {
     expect(asset.headers['content-type']).toMatch(/javascript/);
     // The first page: document + script + style, well under 300 KB.
     const css = /href="(\/ui\/assets\/style-[A-Z0-9]+\.css)"/.exec(res.text)![1];
-    const total = res.text.length + asset.body.length + (await t.http().get(css).expect(200)).text.length;
+    const total = res.text.length + asset.text.length + (await t.http().get(css).expect(200)).text.length;
     expect(total).toBeLessThan(300 * 1024);
     await t.http().get('/ui/assets/app-NOPE.js').expect(404);
   });
@@ -142,13 +142,19 @@ describe('web interface (/ui) in a browser', () => {
     expect(download.suggestedFilename()).toBe('evidence.txt');
     expect(fs.readFileSync((await download.path())!, 'utf8')).toBe('evidence file ');
 
-    await page.getByLabel(/As of/).fill('@1');
+    await page.getByRole('textbox', { name: /As of/ }).fill('1');
     await page.getByRole('button', { name: 'Show' }).click();
     await page.getByTestId('moment').getByRole('heading', { name: /As of moment 1/ }).waitFor();
-    expect(page.url()).toContain('as_of=%401');
+    expect(page.url()).toMatch(/[?&]as_of=1$/);
     // The URL is shareable: opened afresh it shows the same moment.
     await visit(page, new URL(page.url()).pathname + new URL(page.url()).search);
-    await page.getByTestId('moment').waitFor();
+    await page.getByTestId('moment').getByRole('heading', { name: /As of moment 1/ }).waitFor();
+    // At moment 1 only the trail existed: every slot of the template is missing.
+    expect(await page.getByTestId('moment').innerText()).not.toMatch(/COMPLETE/);
+    await page.getByRole('textbox', { name: /As of/ }).fill('latest');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByTestId('moment').getByRole('heading', { name: /As of moment 5/ }).waitFor();
+    expect(await page.getByTestId('moment').innerText()).toMatch(/pull-request\s+COMPLETE/);
     await context.close();
   });
 
@@ -169,10 +175,16 @@ describe('web interface (/ui) in a browser', () => {
     const diff = page.getByTestId('diff');
     await diff.waitFor();
     expect(await diff.innerText()).toContain('d'.repeat(64));
+    expect(page.url()).toMatch(/\?a=1&b=2$/);
+    // The attached policy, exactly as stored.
+    expect(await page.getByTestId('policy-yaml').textContent()).toBe(world.policy);
+    expect(await page.getByRole('table').last().innerText()).toMatch(/started/);
     await checkA11y(page, 'environment');
     await screenshot(page, 'environment');
     await visit(page, `/ui/o/${world.org.name}/environments/prod/snapshots/2`);
+    expect(await page.locator('main').innerText()).toContain(world.fp);
     await checkA11y(page, 'snapshot');
+    await screenshot(page, 'snapshot');
     await context.close();
   });
 
@@ -286,6 +298,8 @@ describe('web interface (/ui) in a browser', () => {
     }
     const text = await page.locator('main').innerText();
     expect(text).toContain('acme/web:1<img src=x onerror=');
+    await visit(page, `/ui/o/${hostile.org.name}/environments/prod`);
+    expect(await page.getByTestId('policy-yaml').textContent()).toBe(hostile.policy);
     await visit(page, `/ui/o/${hostile.org.name}/flows/${hostile.flow}/trails/${hostile.trail}`);
     const trailText = await page.locator('main').innerText();
     expect(trailText).toContain(`alice ${XSS}`);

@@ -66,7 +66,22 @@ export async function artifactPage({ params, main, setTitle }: Ctx): Promise<voi
         'What the gate (assert artifact) answers for this fingerprint in each environment',
       ),
     ),
-    section('Where it runs', value(a?.running_in ?? a?.environments ?? a?.deployments ?? null)),
+    a?.git_commit ? h('p', {}, `Commit ${a.git_commit}`) : null,
+    section(
+      'Where it runs',
+      table(
+        ['Environment', 'Snapshot', 'Since'],
+        (a?.running ?? []).map((r: any) => [link(ui('o', org, 'environments', r.environment_name), r.environment_name), link(ui('o', org, 'environments', r.environment_name, 'snapshots', String(r.snapshot_index)), `#${r.snapshot_index}`), time(r.timestamp)]),
+      ),
+      (a?.exited ?? []).length ? h('div', {}, h('h3', {}, 'No longer running in'), value(a.exited)) : null,
+    ),
+    section(
+      'Attestations',
+      table(
+        ['Name', 'Type', 'Compliance', 'When'],
+        Object.entries(a?.evidence ?? {}).map(([name, ev]: [string, any]) => [name, ev.evidence_type ?? '', badge(ev.is_compliant), time(ev.created_at)]),
+      ),
+    ),
     section('Details', value(a)),
   );
 }

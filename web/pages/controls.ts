@@ -40,7 +40,7 @@ export async function evaluationsPage({ params, query, main, setTitle }: Ctx): P
     h('h1', {}, 'Evaluations'),
     table(
       ['Evaluation', 'When', 'Allowed', 'Status'],
-      rows.map((e) => [link(ui('o', org, 'evaluations', e.id), e.id), time(e.created_at ?? e.evaluated_at), badge(e.allow ?? e.result?.allow, ['allowed', 'denied']), e.status ?? '']),
+      rows.map((e) => [link(ui('o', org, 'evaluations', e.id), e.id), time(e.requested_at), badge(e.result?.allow, ['allowed', 'denied']), e.status ?? '']),
     ),
     Array.isArray(res) ? null : pager(res, page),
   );
@@ -68,13 +68,29 @@ export async function evaluationPage({ params, main, setTitle }: Ctx): Promise<v
       button.removeAttribute('disabled');
     }
   });
-  const policies = e.policy?.files ?? e.policy_files ?? e.policies;
+  const policies: Record<string, unknown> | undefined = e.policy?.files ?? e.policy_files;
   show(main, 
     h('p', {}, link(ui('o', org, 'evaluations'), '← Evaluations')),
-    h('h1', {}, `Evaluation ${id} `, badge(e.allow ?? e.result?.allow, ['allowed', 'denied'])),
-    section('Digests', value({ input_sha256: e.input_sha256 ?? e.input_digest, result_sha256: e.result_sha256 ?? e.result_digest, policy: e.policy_sha256 ?? e.policy_digest })),
+    h('h1', {}, `Evaluation ${id} `, badge(e.result?.allow, ['allowed', 'denied'])),
+    e.result?.violations?.length ? section('Violations', value(e.result.violations)) : null,
+    e.control ? h('p', {}, `Control: ${e.control}`) : null,
+    section(
+      'Digests',
+      value({
+        'policy files': e.verification?.policy_digest,
+        input: e.verification?.input_digest,
+        result: e.verification?.result_digest,
+        engine: `${e.verification?.engine ?? ''} ${e.verification?.engine_version ?? ''}`,
+        trails: (e.verification?.trails ?? []).map((x: any) => `${x.flow_name}/${x.trail_name}@${x.moment_number}`),
+      }),
+    ),
     section('Replay', h('p', {}, 'Runs the stored policy files on the stored input again and says whether the result is identical.'), button, out),
-    section('Policy files', policies ? (typeof policies === 'object' && !Array.isArray(policies) ? Object.entries(policies).map(([n, text]) => h('div', {}, h('h3', {}, n), h('pre', {}, String(text)))) : value(policies)) : h('p', { class: 'empty' }, '—')),
+    section(
+      'Policy files',
+      policies
+        ? Object.entries(policies).map(([n, text]) => h('div', {}, h('h3', {}, n), h('pre', {}, String(text))))
+        : h('p', { class: 'muted' }, 'The API serves the digest of the policy files (above), not the files themselves.'),
+    ),
     section('Evaluation', value(e)),
   );
 }

@@ -72,7 +72,8 @@ export async function environmentPage({ params, query, main, setTitle }: Ctx): P
       const name = typeof p === 'string' ? p : p.name;
       try {
         const pol = await get<any>(`/policies/${enc(org)}/${enc(name)}`);
-        return [name, pol.content ?? pol.versions?.[0]?.content ?? JSON.stringify(pol, null, 2)] as const;
+        const versions: any[] = pol.versions ?? [];
+        return [name, versions.length ? String(versions[versions.length - 1].policy_yaml) : JSON.stringify(pol, null, 2)] as const;
       } catch (error) {
         return [name, `(could not read: ${(error as Error).message})`] as const;
       }
@@ -87,7 +88,7 @@ export async function environmentPage({ params, query, main, setTitle }: Ctx): P
         ['Snapshot', 'Reported', 'Compliance', 'Artifacts'],
         snaps.map((s) => {
           const n = String(s.index ?? s.snapshot_index ?? s.number);
-          return [link(ui('o', org, 'environments', env, 'snapshots', n), `#${n}`), time(s.timestamp ?? s.created_at), badge(s.compliant ?? s.is_compliant), String(s.artifacts?.length ?? s.artifact_count ?? '')];
+          return [link(ui('o', org, 'environments', env, 'snapshots', n), `#${n}`), time(s.from ?? s.timestamp), badge(s.compliant ?? s.is_compliant), String(s.artifacts?.length ?? s.artifact_count ?? '')];
         }),
       ),
       Array.isArray(snapshots) ? null : pager(snapshots, page),

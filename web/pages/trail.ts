@@ -57,9 +57,9 @@ export async function trailPage({ params, query, main, setTitle }: Ctx): Promise
   attestations.sort((a, b) => (a.created_at ?? 0) - (b.created_at ?? 0));
 
   const asOfForm = h('form', { class: 'row', id: 'as-of-form', 'aria-label': 'Trail as of a moment' });
-  const asOfInput = h('input', { id: 'as-of', name: 'as_of', value: asOf, placeholder: '@3, @{2026-01-01T00:00:00Z}, ~1' });
+  const asOfInput = h('input', { id: 'as-of', name: 'as_of', value: asOf, placeholder: '3, ~1, latest, @{2026-01-01T00:00:00Z}, @{1.hour.ago}' });
   asOfForm.append(
-    h('div', {}, h('label', { for: 'as-of' }, 'As of (moment number, time or ~N)'), asOfInput),
+    h('div', {}, h('label', { for: 'as-of' }, 'As of (moment number, ~N behind the latest, or @{time})'), asOfInput),
     h('button', { type: 'submit' }, 'Show'),
   );
   asOfForm.addEventListener('submit', (e) => {
