@@ -102,6 +102,8 @@ async function render(): Promise<void> {
     } finally {
       main.removeAttribute('aria-busy');
       main.setAttribute('data-ready', 'true');
+      // When the page's content is on screen and its controls work (read by bench/ui).
+      performance.mark('vt:ready');
     }
     return;
   }
