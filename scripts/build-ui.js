@@ -9,7 +9,8 @@ const root = path.join(__dirname, '..');
 const out = path.join(root, 'dist', 'ui');
 
 async function main() {
-  fs.rmSync(out, { recursive: true, force: true });
+  // The previous build's files stay until the next build: a page loaded before a restart still finds its script.
+  const previous = readManifest();
   const result = await esbuild.build({
     entryPoints: { app: path.join(root, 'web', 'main.ts'), style: path.join(root, 'web', 'style.css') },
     bundle: true,
@@ -28,6 +29,16 @@ async function main() {
   };
   if (!manifest.js || !manifest.css) throw new Error(`build-ui: unexpected outputs ${names.join(', ')}`);
   fs.writeFileSync(path.join(out, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  const keep = new Set([manifest.js, manifest.css, ...(previous ? [previous.js, previous.css] : [])].map((f) => path.basename(f)));
+  for (const file of fs.readdirSync(path.join(out, 'assets'))) if (!keep.has(file)) fs.rmSync(path.join(out, 'assets', file));
+}
+
+function readManifest() {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8'));
+  } catch {
+    return null;
+  }
 }
 
 main().catch((error) => {

@@ -115,6 +115,8 @@ async function main() {
         const page = await ctx.newPage();
         await page.goto(`${stack.baseUrl}${path}`);
         await page.locator('main[data-ready="true"]').waitFor({ timeout: 60_000 });
+        const heading = await page.locator('main h1').first().innerText();
+        if (/Could not load|Not found|Sign in/.test(heading) && path !== '/ui/') throw new Error(`${label}: the page shows "${heading}": ${await page.locator('main').innerText()}`);
         const m = await page.evaluate(
           () =>
             new Promise<{ lcp: number; ready: number; bytes: number }>((resolve) => {

@@ -74,6 +74,7 @@ export async function seedOrg(t: TestApp, options: { hostile?: boolean } = {}): 
   const evaluation = await evaluate(t, org, {
     context: { trails: [{ flow, trail }] },
     policy: { files: { 'policy.rego': ALLOW_IF_UNIT_PASSES } },
+    decision: { control: 'SOC2-CC8', name: 'change-approved', flow, trail },
   });
   if (evaluation.status >= 300) throw new Error(`evaluation: ${evaluation.status} ${JSON.stringify(evaluation.body)}`);
   return { org, policy, flow, trail, fp, evaluationId: evaluation.body.id ?? evaluation.body.evaluation_id };

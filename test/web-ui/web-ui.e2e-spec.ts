@@ -153,7 +153,7 @@ describe('web interface (/ui) in a browser', () => {
     expect(await page.getByTestId('moment').innerText()).not.toMatch(/COMPLETE/);
     await page.getByRole('textbox', { name: /As of/ }).fill('latest');
     await page.getByRole('button', { name: 'Show' }).click();
-    await page.getByTestId('moment').getByRole('heading', { name: /As of moment 5/ }).waitFor();
+    await page.getByTestId('moment').getByRole('heading', { name: /As of moment ([5-9]|\d{2,}) / }).waitFor();
     expect(await page.getByTestId('moment').innerText()).toMatch(/pull-request\s+COMPLETE/);
     await context.close();
   });
@@ -200,6 +200,10 @@ describe('web interface (/ui) in a browser', () => {
     await checkA11y(page, 'evaluation');
     await screenshot(page, 'evaluation');
     await visit(page, `/ui/o/${world.org.name}/controls`);
+    // The control's decision: the evaluation that decided on it, and the trail it covered.
+    const control = page.getByRole('region', { name: /SOC2-CC8/ });
+    await control.getByRole('link', { name: world.evaluationId }).waitFor();
+    expect(await control.innerText()).toContain(`${world.flow}/${world.trail}@`);
     await checkA11y(page, 'controls');
     await context.close();
   });

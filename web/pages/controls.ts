@@ -9,22 +9,36 @@ const enc = encodeURIComponent;
 export async function controlsPage({ params, main, setTitle }: Ctx): Promise<void> {
   const org = params.org;
   setTitle(`Controls of ${org}`);
-  const controls = await get<any>(`/controls/${enc(org)}`);
-  const list: any[] = Array.isArray(controls) ? controls : controls.data ?? [];
-  const withDecisions = await Promise.all(
-    list.map(async (c) => [c, await get<any>(`/controls/${enc(org)}/${enc(c.identifier)}`).catch(() => c)] as const),
-  );
-  show(main, 
+  const [controls, evaluations] = await Promise.all([
+    get<any>(`/controls/${enc(org)}`),
+    get<any>(`/evaluations/${enc(org)}?per_page=100`).catch(() => ({ data: [] })),
+  ]);
+  const list: any[] = Array.isArray(controls) ? controls : controls.controls ?? controls.data ?? [];
+  const evals: any[] = Array.isArray(evaluations) ? evaluations : evaluations.data ?? [];
+  show(
+    main,
     h('h1', {}, 'Controls and decisions'),
-    withDecisions.length
-      ? withDecisions.map(([c, full]) =>
-          section(
+    list.length
+      ? list.map((c) => {
+          const decided = evals.filter((e) => e.control === c.identifier);
+          return section(
             `${c.identifier}: ${c.name ?? ''}`,
             c.description ? h('p', {}, c.description) : null,
-            h('h3', {}, 'Decisions and coverage'),
-            value(full.decisions ?? full.coverage ?? full),
-          ),
-        )
+            h('p', { class: 'muted' }, `Version ${c.version ?? ''}${c.archived ? ' · archived' : ''}`),
+            h('h3', {}, 'Decisions (among the 100 latest evaluations)'),
+            table(
+              ['Evaluation', 'When', 'Answer', 'Trails covered'],
+              decided.map((e) => [
+                link(ui('o', org, 'evaluations', e.id), e.id),
+                time(e.requested_at),
+                badge(e.result?.allow, ['allowed', 'denied']),
+                (e.verification?.trails ?? []).map((x: any) => `${x.flow_name}/${x.trail_name}@${x.moment_number}`).join(', '),
+              ]),
+            ),
+            h('h3', {}, 'Policies that decided on it'),
+            value(c.policies_referencing ?? []),
+          );
+        })
       : h('p', { class: 'empty' }, 'No controls.'),
     h('p', {}, link(ui('o', org, 'evaluations'), 'All evaluations →')),
   );

@@ -12,7 +12,7 @@ export async function overviewPage({ params, main, setTitle }: Ctx): Promise<voi
   const [flows, envs, trails, actions] = await Promise.all([
     get<any[]>(`/flows/${enc(org)}`),
     get<any[]>(`/environments/${enc(org)}`),
-    get<Page<any>>(`/trails/${enc(org)}?per_page=50`),
+    get<Page<any>>(`/trails/${enc(org)}?per_page=20`),
     get<any[]>(`/actions/${enc(org)}`).catch(() => []),
   ]);
   const failingTrails = trails.data.filter((t) => t.is_compliant === false);
@@ -35,7 +35,7 @@ export async function overviewPage({ params, main, setTitle }: Ctx): Promise<voi
     ),
     section(
       'Recent non-compliance',
-      h('p', { class: 'muted' }, 'Among the 50 most recently changed trails.'),
+      h('p', { class: 'muted' }, 'Among the 20 most recently changed trails.'),
       table(
         ['Trail', 'Flow', 'Status', 'Changed'],
         failingTrails.map((t) => [link(ui('o', org, 'flows', t.flow?.name ?? '', 'trails', t.name), t.name), t.flow?.name ?? '', badge(t.is_compliant), time(t.last_modified_at)]),

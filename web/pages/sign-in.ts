@@ -39,4 +39,5 @@ export function signInPage(
   });
   show(main, form);
   main.setAttribute('data-ready', 'true');
+  performance.mark('vt:ready');
 }
