@@ -28,6 +28,7 @@ function header(org: string | undefined): HTMLElement {
           [
             ['Overview', ui('o', org)],
             ['Flows', ui('o', org, 'flows')],
+            ['Trails', ui('o', org, 'trails')],
             ['Artifacts', ui('o', org, 'artifacts')],
             ['Environments', ui('o', org, 'environments')],
             ['Controls', ui('o', org, 'controls')],

@@ -271,10 +271,19 @@ describe('web interface (/ui) in a browser', () => {
     await page.getByRole('heading', { name: 'Results' }).waitFor();
     expect(await page.locator('main').innerText()).toContain(world.fp);
     await checkA11y(page, 'search');
-    for (const p of ['flows', 'artifacts', 'environments']) {
+    for (const p of ['flows', 'artifacts', 'environments', 'trails']) {
       await visit(page, `/ui/o/${world.org.name}/${p}`);
       await checkA11y(page, p);
     }
+    // The org's trails filtered by an artifact's fingerprint, as the API filters them; the filter is in the URL.
+    await page.getByLabel('Artifact fingerprint').fill(world.fp);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/fingerprint=a{64}/);
+    await page.locator('main[data-ready="true"]').waitFor();
+    await page.getByRole('link', { name: world.trail, exact: true }).waitFor();
+    await page.getByLabel('Artifact fingerprint').fill('b'.repeat(64));
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByText('Nothing here.').waitFor();
     await context.close();
   });
 

@@ -2,7 +2,7 @@ import { get } from '../api';
 import { badge, h, link, section, table, time, value, show } from '../dom';
 import { ui } from '../nav';
 import type { Ctx } from './index';
-import { Page, pageNumber, pager } from './common';
+import { Page, pageNumber, pager, queryForm } from './common';
 
 const enc = encodeURIComponent;
 
@@ -91,5 +91,36 @@ export async function flowPage({ params, query, main, setTitle }: Ctx): Promise<
     ),
     section('Template', info.template ? h('pre', { 'data-testid': 'flow-template' }, typeof info.template === 'string' ? info.template : JSON.stringify(info.template, null, 2)) : h('p', { class: 'empty' }, 'No template.')),
     section('Details', value(info)),
+  );
+}
+
+/** Every trail of the org, newest first, filtered as the API filters them (flow, flow tag, artifact fingerprint). */
+export async function trailsPage({ params, query, main, setTitle }: Ctx): Promise<void> {
+  const org = params.org;
+  setTitle(`Trails of ${org}`);
+  const page = pageNumber(query);
+  const filters = new URLSearchParams({ page: String(page), per_page: '20' });
+  for (const name of ['flow', 'flow_tag', 'fingerprint']) {
+    const v = query.get(name);
+    if (v) filters.set(name, v);
+  }
+  const trails = await get<Page<any>>(`/trails/${enc(org)}?${filters}`);
+  show(
+    main,
+    h('h1', {}, 'Trails'),
+    queryForm(
+      'Filter',
+      [
+        { name: 'flow', label: 'Flow', value: query.get('flow') ?? '' },
+        { name: 'flow_tag', label: 'Flow tag (key=value)', value: query.get('flow_tag') ?? '' },
+        { name: 'fingerprint', label: 'Artifact fingerprint', value: query.get('fingerprint') ?? '' },
+      ],
+      'trails-filter',
+    ),
+    table(
+      ['Trail', 'Flow', 'Compliance', 'Created'],
+      trails.data.map((t) => [link(ui('o', org, 'flows', t.flow?.name ?? '', 'trails', t.name), t.name), t.flow?.name ?? '', badge(t.is_compliant), time(t.created_at)]),
+    ),
+    pager(trails, page),
   );
 }

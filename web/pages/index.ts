@@ -1,7 +1,7 @@
 import { artifactPage, artifactsPage } from './artifacts';
 import { controlsPage, evaluationPage, evaluationsPage } from './controls';
 import { environmentPage, environmentsPage, snapshotPage } from './environments';
-import { flowPage, flowsPage, overviewPage } from './flows';
+import { flowPage, flowsPage, overviewPage, trailsPage } from './flows';
 import { logPage } from './log';
 import { searchPage } from './search';
 import { trailPage } from './trail';
@@ -31,6 +31,7 @@ function route(template: string, render: (ctx: Ctx) => Promise<void>): Route {
 export const routes: Route[] = [
   route('/ui/o/:org', overviewPage),
   route('/ui/o/:org/flows', flowsPage),
+  route('/ui/o/:org/trails', trailsPage),
   route('/ui/o/:org/flows/:flow', flowPage),
   route('/ui/o/:org/flows/:flow/trails/:trail', trailPage),
   route('/ui/o/:org/artifacts', artifactsPage),
