@@ -2,7 +2,7 @@ import { generateKeyPairSync, createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { CspReports } from '../../src/modules/web-ui/web-ui.module';
-import { addMember, bearer } from '../support/factories';
+import { addMember, bearer, createOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
 import { launchBrowser, screenshot, seriousA11yViolations } from './browser';
@@ -285,6 +285,34 @@ describe('web interface (/ui) in a browser', () => {
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.getByText('Nothing here.').waitFor();
     await context.close();
+  });
+
+  it("a session acts with its key's role, exactly as the key would; an unknown cookie is no credential", async () => {
+    const readerKey = await addMember(t, world.org.name, 'reader');
+    const context = await browser.newContext();
+    const page = await signIn(context, world.org.name, readerKey);
+    const status = (u: string, method = 'GET') =>
+      page.evaluate(
+        async ([u, method]) => {
+          const csrf = /(?:^|; )vt_csrf=([^;]*)/.exec(document.cookie)?.[1] ?? '';
+          return (await fetch(u, { method, headers: { 'x-csrf-token': csrf } })).status;
+        },
+        [u, method] as const,
+      );
+    expect(await status(`/api/v2/flows/${world.org.name}`)).toBe(200);
+    // Replay needs member: a reader's session gets the reader's 403, with the anti-forgery header right.
+    expect(await status(`/api/v2/evaluations/${world.org.name}/${world.evaluationId}/replay`, 'POST')).toBe(403);
+    await page.getByRole('link', { name: 'Evaluations' }).click();
+    await page.getByRole('link', { name: world.evaluationId }).click();
+    await page.getByRole('button', { name: 'Replay' }).click();
+    await page.locator('#replay-result .error').waitFor();
+    expect(await page.locator('#replay-result').innerText()).toMatch(/^403/);
+    // Another org's data stays out of reach, as for the key.
+    const other = await createOrg(t);
+    expect(await status(`/api/v2/flows/${other.name}`)).toBe(403);
+    await context.close();
+    const forged = await t.http().get(`/api/v2/flows/${world.org.name}`).set('Cookie', 'vt_session=forged-token-value');
+    expect(forged.status).toBe(401);
   });
 
   it("ends a session when its API key is revoked", async () => {
