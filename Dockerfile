@@ -7,6 +7,9 @@ RUN npm ci
 COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
 COPY src ./src
 COPY libs ./libs
+# The web interface (/ui): its sources and the script that bundles them into dist/ui.
+COPY web ./web
+COPY scripts/build-ui.js ./scripts/build-ui.js
 RUN npm run build
 
 # Runtime stage: production dependencies only, non-root user.

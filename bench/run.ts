@@ -66,6 +66,13 @@ const BENCHES: Record<string, Bench> = {
     options: '[--requests N] [--cases N] [--generic] [--md]',
     quick: '--requests 3 --cases 2000',
   },
+  ui: {
+    script: 'bench/ui/run.ts',
+    needsBuild: true,
+    what: 'web interface pages in headless Chromium (LCP, ready, bytes) over 100 flows, 100,000 trails, 1,000,000 attestations, 50 environments',
+    options: '[--flows N] [--trails-per-flow N] [--attestations-per-trail N] [--envs N] [--samples N] [--md]',
+    quick: '--flows 3 --trails-per-flow 40 --attestations-per-trail 2 --envs 2 --samples 1',
+  },
   listing: {
     script: 'bench/listing/run.ts',
     needsBuild: true,

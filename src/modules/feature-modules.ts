@@ -39,6 +39,7 @@ import { ReposModule } from './repos/repos.module';
 import { ServiceAccountsModule } from './service-accounts/service-accounts.module';
 import { TagsModule } from './tags/tags.module';
 import { TrailsModule } from './trails/trails.module';
+import { WebUiModule } from './web-ui/web-ui.module';
 
 /**
  * Every feature module of the monolith. Each declares its own imports; listing one here only mounts its
@@ -88,4 +89,5 @@ export const FEATURE_MODULES = [
   EvidenceLogModule,
   AuditPackagesModule,
   McpModule,
+  WebUiModule,
 ];

@@ -60,6 +60,9 @@ describe('route table', () => {
       .sort();
     // A new public, operator or @NotOrgScoped route is a decision: add it here deliberately.
     expect(outsideOrgs).toEqual([
+      // The web interface's session: the caller's own, no organization's data (sign-in takes the key in the body).
+      'not-org-scoped DELETE /api/v2/session',
+      'not-org-scoped GET /api/v2/session',
       'operator PATCH /api/v2/admin/organizations/:org',
       'operator POST /api/v2/admin/organizations',
       'operator POST /api/v2/admin/organizations/:org/members',
@@ -73,6 +76,7 @@ describe('route table', () => {
       'public GET /health',
       'public GET /metrics',
       'public GET /ready',
+      'public POST /api/v2/session',
       // LaunchDarkly and SonarQube send no API key: the hook's uid names the org and its HMAC header proves the secret.
       'public POST /api/v2/webhooks/launch-darkly/:hook_uid',
       'public POST /api/v2/webhooks/sonar/:hook_uid',
@@ -96,7 +100,8 @@ describe('route table', () => {
     const checked = await everyRoute(
       (r) => r.policy.scope === 'public',
       // An inbound webhook is authenticated by its uid and signature, not a credential: an unknown uid is 404.
-      async (r) => expectStatus(r.path.startsWith('/api/v2/webhooks/') ? 404 : 200, await call(r, pathFor(r, org.name))),
+      // Sign-in takes its API key in the body: with none, the body is refused (400), not the caller.
+      async (r) => expectStatus(r.path.startsWith('/api/v2/webhooks/') ? 404 : r.path === '/api/v2/session' ? 400 : 200, await call(r, pathFor(r, org.name))),
     );
     expect(checked.map(describeRoute).sort()).toEqual([
       'GET /api/v2/doc',
@@ -109,6 +114,7 @@ describe('route table', () => {
       'GET /health',
       'GET /metrics',
       'GET /ready',
+      'POST /api/v2/session',
       'POST /api/v2/webhooks/launch-darkly/:hook_uid',
       'POST /api/v2/webhooks/sonar/:hook_uid',
     ]);

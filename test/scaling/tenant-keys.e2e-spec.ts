@@ -20,6 +20,7 @@ const NOT_TENANT: Record<string, string> = {
   api_keys: "global: a person's key acts in each of their orgs and is found by its hash before any org is known (a service account's key names its org in service_account_org_id)",
   evidence_blobs: 'content-addressed attachment bytes, stored once whichever org sends them; a sharded deployment keeps attachments in the object store (docs/scaling.md)',
   log_signing_keys: "the service's checkpoint signing keys: one key signs every org's log (a reference table)",
+  web_sessions: "global, like api_keys: a web session stands for a person's key, which acts in each of their orgs; found by its token's hash before any org is known",
 };
 /** Schemas that are not the service's tables: pg-boss keeps its queue in its own schema. */
 const OTHER_SCHEMAS = ['pgboss'];

@@ -21,3 +21,19 @@ export abstract class OrgDirectory {
   /** The caller's role in the org, or null when it has none. */
   abstract roleOf(org: ResolvedOrg, principal: Principal): Promise<Role | null>;
 }
+
+/** What a web session cookie stands for: the principal of the API key it was exchanged for. */
+export interface SessionCredential {
+  principal: Principal;
+  /** Whether `token` is the session's anti-forgery token (compared in constant time). */
+  csrfMatches(token: string | undefined): boolean;
+}
+
+/**
+ * Port for the web interface's sessions (implemented by the web-ui module). Optional: without it, a session
+ * cookie is no credential at all. A session is only as good as its key: a revoked or expired key ends it.
+ */
+export abstract class SessionVerifier {
+  /** The session named by a raw cookie value, or null when it is unknown, ended, expired, or its key is no longer valid. */
+  abstract verify(rawToken: string): Promise<SessionCredential | null>;
+}

@@ -1,12 +1,13 @@
 import { CanActivate, ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { timingSafeEqual } from 'node:crypto';
-import { UnauthorizedError } from '../errors/app-error';
+import { ForbiddenError, UnauthorizedError } from '../errors/app-error';
 import { AnonymousRateLimit } from '../http/rate-limit';
 import { AdminTokenHolder } from './admin-token.holder';
-import { CredentialVerifier } from './auth-ports';
+import { CredentialVerifier, SessionVerifier } from './auth-ports';
 import { parseAuthorization } from './credentials';
 import { routePolicy } from './route-policy';
+import { CSRF_HEADER, readCookie, SAFE_METHODS, SESSION_COOKIE } from './session-cookie';
 
 /** First global guard: who is calling (401 when nobody valid). */
 @Injectable()
@@ -16,6 +17,7 @@ export class AuthenticationGuard implements CanActivate {
     @Inject(CredentialVerifier) private readonly verifier: CredentialVerifier,
     @Inject(AdminTokenHolder) private readonly adminToken: AdminTokenHolder,
     @Optional() private readonly anonymousLimit?: AnonymousRateLimit,
+    @Optional() @Inject(SessionVerifier) private readonly sessions?: SessionVerifier,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -45,8 +47,21 @@ export class AuthenticationGuard implements CanActivate {
     const basicAllowed = policy.basicAuthAllowed;
     const scheme = basicAllowed ? 'Bearer, Basic' : 'Bearer';
     switch (credential.scheme) {
-      case 'none':
+      case 'none': {
+        // The web interface's session cookie stands for the API key it was exchanged for; with no Authorization
+        // header only. A write sent with it must repeat the session's anti-forgery token in a header.
+        const session = readCookie(req.headers.cookie, SESSION_COOKIE);
+        if (session && this.sessions) {
+          const found = await this.sessions.verify(session);
+          if (!found) throw new UnauthorizedError('The session has ended or its API key is no longer valid; sign in again', scheme);
+          if (!SAFE_METHODS.has(req.method) && !found.csrfMatches(headerValue(req.headers[CSRF_HEADER]))) {
+            throw new ForbiddenError(`A request authenticated by the session cookie must send the ${CSRF_HEADER} header`);
+          }
+          req.principal = found.principal;
+          return true;
+        }
         throw new UnauthorizedError('Authentication required: send Authorization: Bearer <API key>', scheme);
+      }
       case 'invalid':
         throw new UnauthorizedError(credential.reason, scheme);
       case 'basic': {
@@ -74,4 +89,8 @@ function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }

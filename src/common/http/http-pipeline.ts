@@ -65,12 +65,13 @@ export function installHttpPipeline(app: Express, logger: JsonLogger, bodyLimitB
   };
 
   // The 415 rule, then JSON bodies; multipart bodies are left to the route that reads them.
-  const json = express.json({ limit: bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json'], verify: keepWebhookBody });
+  const json = express.json({ limit: bodyLimitBytes, strict: false, type: ['application/json', 'application/*+json', 'application/csp-report'], verify: keepWebhookBody });
   const jsonBody: Step = (req, res, next) => {
     if (!hasBody(req)) return next();
     const type = mediaType(req);
     if (type === 'multipart/form-data') return next();
-    if (type === 'application/json' || type.endsWith('+json')) return json(req, res, next);
+    // application/csp-report: what browsers send to the web interface's CSP report endpoint (JSON too).
+    if (type === 'application/json' || type.endsWith('+json') || type === 'application/csp-report') return json(req, res, next);
     next(new UnsupportedMediaTypeError(`Content-Type '${type || '(none)'}' is not supported; send application/json`));
   };
 

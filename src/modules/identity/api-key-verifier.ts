@@ -49,7 +49,16 @@ export class ApiKeyVerifier extends CredentialVerifier {
 
   async verify(rawKey: string): Promise<Principal | null> {
     if (rawKey.length > 256) return null;
-    const hash = hashApiKey(rawKey);
+    return this.verifyHash(hashApiKey(rawKey));
+  }
+
+  /** The SHA-256 of a raw key, which the key table and a web session keep: the same answer as `verify`. */
+  hashOf(rawKey: string): Buffer {
+    return hashApiKey(rawKey);
+  }
+
+  /** As `verify`, for a key known only by its hash (a web session, which never keeps the key itself). */
+  async verifyHash(hash: Buffer): Promise<Principal | null> {
     const cacheKey = hash.toString('base64');
     const trusted = this.notifications.listening;
     let row = trusted ? this.cache.get(cacheKey) : undefined;

@@ -1,0 +1,87 @@
+import { get } from '../api';
+import { badge, h, link, section, table, time, value, show } from '../dom';
+import { ui } from '../nav';
+import type { Ctx } from './index';
+import { pageNumber, pager, queryForm } from './common';
+
+const enc = encodeURIComponent;
+
+export async function artifactsPage({ params, query, main, setTitle }: Ctx): Promise<void> {
+  const org = params.org;
+  setTitle(`Artifacts of ${org}`);
+  const page = pageNumber(query);
+  const flow = query.get('flow') ?? '';
+  const flows = await get<any[]>(`/flows/${enc(org)}`);
+  const chosen = flow || flows[0]?.name;
+  const list = chosen ? await get<any>(`/artifacts/${enc(org)}/${enc(chosen)}?page=${page}&per_page=20`) : { data: [] };
+  const rows: any[] = Array.isArray(list) ? list : list.data ?? list.embedded?.artifacts ?? [];
+  show(main, 
+    h('h1', {}, 'Artifacts'),
+    queryForm('Show flow', [{ name: 'flow', label: 'Flow', value: chosen ?? '' }], 'artifacts-filter'),
+    table(
+      ['Artifact', 'Fingerprint', 'Compliance', 'Commit', 'Reported'],
+      rows.map((a) => [
+        a.filename ?? a.name ?? '',
+        link(ui('o', org, 'artifacts', chosen!, a.fingerprint), a.fingerprint),
+        badge(a.state === undefined ? a.is_compliant : a.state === 'COMPLIANT'),
+        a.git_commit ?? a.git_commit_info?.sha1 ?? '',
+        time(a.created_at),
+      ]),
+    ),
+    Array.isArray(list) ? null : pager(list, page),
+  );
+}
+
+export async function artifactPage({ params, main, setTitle }: Ctx): Promise<void> {
+  const { org, flow, fingerprint } = params;
+  setTitle(`Artifact ${fingerprint.slice(0, 12)}`);
+  const [artifact, envs] = await Promise.all([
+    get<any>(`/artifacts/${enc(org)}/${enc(flow)}/fingerprint/${enc(fingerprint)}`),
+    get<any[]>(`/environments/${enc(org)}`),
+  ]);
+  const gates = await Promise.all(
+    envs.map(async (e) => {
+      try {
+        return [e.name, await get<any>(`/asserts/${enc(org)}/fingerprint/${enc(fingerprint)}?environment_name=${enc(e.name)}`)] as const;
+      } catch (error) {
+        return [e.name, { error: (error as Error).message }] as const;
+      }
+    }),
+  );
+  const a = Array.isArray(artifact) ? artifact[0] : artifact;
+  const trailName = a?.trail_name ?? a?.trail?.name;
+  show(main, 
+    h('h1', {}, `Artifact ${a?.filename ?? a?.name ?? fingerprint}`),
+    h('p', {}, `Fingerprint ${fingerprint}`),
+    trailName ? h('p', {}, 'Trail: ', link(ui('o', org, 'flows', flow, 'trails', trailName), trailName)) : null,
+    section(
+      'Gate answer per environment',
+      table(
+        ['Environment', 'Answer', 'Reasons'],
+        gates.map(([env, g]: readonly [string, any]) => [
+          link(ui('o', org, 'environments', env), env),
+          'error' in g ? h('span', { class: 'error' }, g.error) : badge(g.compliant ?? g.is_compliant ?? g.allowed, ['allowed', 'refused']),
+          'error' in g ? '' : value(g.policy_evaluations ?? g.reasons ?? g.violations ?? g),
+        ]),
+        'What the gate (assert artifact) answers for this fingerprint in each environment',
+      ),
+    ),
+    a?.git_commit ? h('p', {}, `Commit ${a.git_commit}`) : null,
+    section(
+      'Where it runs',
+      table(
+        ['Environment', 'Snapshot', 'Since'],
+        (a?.running ?? []).map((r: any) => [link(ui('o', org, 'environments', r.environment_name), r.environment_name), link(ui('o', org, 'environments', r.environment_name, 'snapshots', String(r.snapshot_index)), `#${r.snapshot_index}`), time(r.timestamp)]),
+      ),
+      (a?.exited ?? []).length ? h('div', {}, h('h3', {}, 'No longer running in'), value(a.exited)) : null,
+    ),
+    section(
+      'Attestations',
+      table(
+        ['Name', 'Type', 'Compliance', 'When'],
+        Object.entries(a?.evidence ?? {}).map(([name, ev]: [string, any]) => [name, ev.evidence_type ?? '', badge(ev.is_compliant), time(ev.created_at)]),
+      ),
+    ),
+    section('Details', value(a)),
+  );
+}

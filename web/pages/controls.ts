@@ -1,0 +1,110 @@
+import { ApiError, get, post } from '../api';
+import { badge, h, link, section, table, time, value, show } from '../dom';
+import { ui } from '../nav';
+import type { Ctx } from './index';
+import { pageNumber, pager } from './common';
+
+const enc = encodeURIComponent;
+
+export async function controlsPage({ params, main, setTitle }: Ctx): Promise<void> {
+  const org = params.org;
+  setTitle(`Controls of ${org}`);
+  const [controls, evaluations] = await Promise.all([
+    get<any>(`/controls/${enc(org)}`),
+    get<any>(`/evaluations/${enc(org)}?per_page=100`).catch(() => ({ data: [] })),
+  ]);
+  const list: any[] = Array.isArray(controls) ? controls : controls.controls ?? controls.data ?? [];
+  const evals: any[] = Array.isArray(evaluations) ? evaluations : evaluations.data ?? [];
+  show(
+    main,
+    h('h1', {}, 'Controls and decisions'),
+    list.length
+      ? list.map((c) => {
+          const decided = evals.filter((e) => e.control === c.identifier);
+          return section(
+            `${c.identifier}: ${c.name ?? ''}`,
+            c.description ? h('p', {}, c.description) : null,
+            h('p', { class: 'muted' }, `Version ${c.version ?? ''}${c.archived ? ' · archived' : ''}`),
+            h('h3', {}, 'Decisions (among the 100 latest evaluations)'),
+            table(
+              ['Evaluation', 'When', 'Answer', 'Trails covered'],
+              decided.map((e) => [
+                link(ui('o', org, 'evaluations', e.id), e.id),
+                time(e.requested_at),
+                badge(e.result?.allow, ['allowed', 'denied']),
+                (e.verification?.trails ?? []).map((x: any) => `${x.flow_name}/${x.trail_name}@${x.moment_number}`).join(', '),
+              ]),
+            ),
+            h('h3', {}, 'Policies that decided on it'),
+            value(c.policies_referencing ?? []),
+          );
+        })
+      : h('p', { class: 'empty' }, 'No controls.'),
+    h('p', {}, link(ui('o', org, 'evaluations'), 'All evaluations →')),
+  );
+}
+
+export async function evaluationsPage({ params, query, main, setTitle }: Ctx): Promise<void> {
+  const org = params.org;
+  setTitle(`Evaluations of ${org}`);
+  const page = pageNumber(query);
+  const res = await get<any>(`/evaluations/${enc(org)}?page=${page}&per_page=20`);
+  const rows: any[] = Array.isArray(res) ? res : res.data ?? [];
+  show(main, 
+    h('h1', {}, 'Evaluations'),
+    table(
+      ['Evaluation', 'When', 'Allowed', 'Status'],
+      rows.map((e) => [link(ui('o', org, 'evaluations', e.id), e.id), time(e.requested_at), badge(e.result?.allow, ['allowed', 'denied']), e.status ?? '']),
+    ),
+    Array.isArray(res) ? null : pager(res, page),
+  );
+}
+
+export async function evaluationPage({ params, main, setTitle }: Ctx): Promise<void> {
+  const { org, id } = params;
+  setTitle(`Evaluation ${id}`);
+  const e = await get<any>(`/evaluations/${enc(org)}/${enc(id)}`);
+  const out = h('div', { role: 'status', 'aria-live': 'polite', id: 'replay-result' });
+  const button = h('button', { type: 'button', id: 'replay' }, 'Replay');
+  button.addEventListener('click', async () => {
+    button.setAttribute('disabled', '');
+    show(out, 'Replaying…');
+    try {
+      const r = await post<any>(`/evaluations/${enc(org)}/${enc(id)}/replay`);
+      const same = r.identical ?? r.is_identical ?? r.same;
+      show(out, 
+        h('p', { class: same ? 'verdict ok' : 'verdict bad', 'data-testid': 'replay-verdict' }, same ? 'Replay identical' : 'Replay differs'),
+        value(r),
+      );
+    } catch (error) {
+      show(out, h('p', { class: 'error' }, error instanceof ApiError ? `${error.status}: ${error.message}` : String(error)));
+    } finally {
+      button.removeAttribute('disabled');
+    }
+  });
+  const policies: Record<string, unknown> | undefined = e.policy?.files ?? e.policy_files;
+  show(main, 
+    h('p', {}, link(ui('o', org, 'evaluations'), '← Evaluations')),
+    h('h1', {}, `Evaluation ${id} `, badge(e.result?.allow, ['allowed', 'denied'])),
+    e.result?.violations?.length ? section('Violations', value(e.result.violations)) : null,
+    e.control ? h('p', {}, `Control: ${e.control}`) : null,
+    section(
+      'Digests',
+      value({
+        'policy files': e.verification?.policy_digest,
+        input: e.verification?.input_digest,
+        result: e.verification?.result_digest,
+        engine: `${e.verification?.engine ?? ''} ${e.verification?.engine_version ?? ''}`,
+        trails: (e.verification?.trails ?? []).map((x: any) => `${x.flow_name}/${x.trail_name}@${x.moment_number}`),
+      }),
+    ),
+    section('Replay', h('p', {}, 'Runs the stored policy files on the stored input again and says whether the result is identical.'), button, out),
+    section(
+      'Policy files',
+      policies
+        ? Object.entries(policies).map(([n, text]) => h('div', {}, h('h3', {}, n), h('pre', {}, String(text))))
+        : h('p', { class: 'muted' }, 'The API serves the digest of the policy files (above), not the files themselves.'),
+    ),
+    section('Evaluation', value(e)),
+  );
+}
