@@ -37,7 +37,8 @@ describe('evidence log (attestations)', () => {
   const origin = 'log.example.test';
 
   beforeAll(async () => {
-    t = await startTestApp({ LOG_ORIGIN: origin, LOG_CHECKPOINT_INTERVAL_MS: '3600000' });
+    // The test runs the sequencer and the signer itself (signDue), so what each step sees is fixed.
+    t = await startTestApp({ LOG_ORIGIN: origin, LOG_CHECKPOINT_INTERVAL_MS: '3600000', LOG_SEQUENCE_INTERVAL_MS: '60000' });
     signer = t.app.get(LogSigner, { strict: false });
     dataSource = t.dataSource;
   });
@@ -144,6 +145,19 @@ describe('evidence log (attestations)', () => {
     await get('/lookup?kind=attestation&id=nope').expect(404);
   });
 
+  it('answers a lookup with index null until the sequencer integrates the entry, then with its index and the same leaf', async () => {
+    const flow = uniqueName('flow');
+    const id = await attest(flow, 't', 'queued');
+    const before = (await get(`/lookup?kind=attestation&id=${id}`).expect(200)).body;
+    expect(before.index).toBeNull();
+    expect((await get('/entries?start=0&limit=10').expect(200)).body.tree_size).toBe(0);
+    await signer.signDue();
+    const after = (await get(`/lookup?kind=attestation&id=${id}`).expect(200)).body;
+    expect(after).toEqual({ index: 0, leaf: before.leaf, leaf_hash: before.leaf_hash });
+    const read = await t.http().get(`/api/v2/attestations/${org.name}?attestation_id=${id}`).set(...bearer(org.adminKey)).expect(200);
+    expect(JSON.parse(after.leaf).record_sha256).toBe(createHash('sha256').update(canonicalJson(read.body.data[0]), 'utf8').digest('hex'));
+  });
+
   it('logs concurrent writers gaplessly, one entry per attestation, and nothing for a refused one', async () => {
     const flow = uniqueName('flow');
     await attest(flow, 't0', 'first'); // creates the flow
@@ -170,7 +184,9 @@ describe('evidence log (attestations)', () => {
   });
 
   it('refuses UPDATE and DELETE on the log tables, naming the rule', async () => {
-    await attest(uniqueName('flow'), 't', 'a');
+    const flow = uniqueName('flow');
+    await attest(flow, 't', 'a');
+    await attest(flow, 't', 'b'); // two leaves: one stored subtree
     await signer.signDue();
     for (const sql of [
       `UPDATE log_entries SET leaf = 'x' WHERE org_id = (SELECT id FROM organizations WHERE name = $1)`,

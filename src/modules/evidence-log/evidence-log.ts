@@ -19,33 +19,49 @@ export interface LogAppend {
 }
 
 /**
- * The evidence log's write facade: a writer calls `append` inside its own transaction, so the record and its
- * log entry commit together or not at all. Entries are indexed at once under a per-org lock held to commit.
+ * Builds the entries of records a writer queued by reference (`EvidenceLogSql.queue`): given record ids of
+ * one kind, answers what `append` would have been given for each (a record not found is left out). Runs on
+ * the manager it is given (the sequencer's transaction, or a plain reader for `lookup`).
+ */
+export type LogRenderer = (manager: EntityManager, ids: string[]) => Promise<LogAppend[]>;
+
+/** An entry built from what a writer gave: its leaf text and hash. */
+export function buildEntry(item: LogAppend): { leaf: string; leafHash: Buffer } {
+  const entry = buildLogEntry({ kind: item.kind, org: item.org, id: item.id, recordedAt: item.recordedAt, record: item.record, locators: item.locators });
+  return { leaf: entry.leaf, leafHash: entry.leafHash };
+}
+
+/**
+ * The evidence log's write facade. A writer calls `append` inside its own transaction: the entry is queued
+ * there (one insert, no lock), so it commits with the record or not at all, and the sequencer (LogSequencer)
+ * gives it the next index of its org's log soon after the commit. A hot statement may instead queue its
+ * records by reference with `EvidenceLogSql.queue` and register a renderer for their kind.
  */
 @Injectable()
 export class EvidenceLog {
+  private readonly renderers = new Map<string, LogRenderer>();
+
   constructor(private readonly repository: EvidenceLogRepository) {}
 
-  /** One entry per item, in order; items may belong to different orgs. Returns each entry's index. */
-  async append(manager: EntityManager, items: LogAppend | LogAppend[]): Promise<number[]> {
+  /**
+   * Queues one entry per item, in order; items may belong to different orgs. The indexes are given by the
+   * sequencer after commit, so every element of the answer is null (`GET /log/{org}/lookup` finds them).
+   */
+  async append(manager: EntityManager, items: LogAppend | LogAppend[]): Promise<Array<number | null>> {
     const list = Array.isArray(items) ? items : [items];
-    const byOrg = new Map<string, Array<{ at: number; item: LogAppend }>>();
-    list.forEach((item, at) => {
-      const part = byOrg.get(item.orgId);
-      if (part) part.push({ at, item });
-      else byOrg.set(item.orgId, [{ at, item }]);
-    });
-    const indexes = new Array<number>(list.length);
-    // Locks in org id order: two writers of the same orgs cannot deadlock on each other.
-    for (const orgId of [...byOrg.keys()].sort()) {
-      const part = byOrg.get(orgId)!;
-      const built = part.map(({ item }) => {
-        const entry = buildLogEntry({ kind: item.kind, org: item.org, id: item.id, recordedAt: item.recordedAt, record: item.record, locators: item.locators });
-        return { kind: item.kind, recordId: item.id, leaf: entry.leaf, leafHash: entry.leafHash };
-      });
-      const got = await this.repository.append(manager, orgId, built);
-      part.forEach(({ at }, k) => (indexes[at] = got[k]));
-    }
-    return indexes;
+    await this.repository.queue(
+      manager,
+      list.map((item) => ({ orgId: item.orgId, kind: item.kind, recordId: item.id, ...buildEntry(item) })),
+    );
+    return list.map(() => null);
+  }
+
+  /** Declares how entries of `kind` queued by reference are built (once per process, at module init). */
+  register(kind: string, renderer: LogRenderer): void {
+    this.renderers.set(kind, renderer);
+  }
+
+  renderer(kind: string): LogRenderer | undefined {
+    return this.renderers.get(kind);
   }
 }

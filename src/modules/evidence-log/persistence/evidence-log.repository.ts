@@ -1,12 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { alignedRanges, emptyRoot, foldAligned, nodeHash } from '../../../../libs/transparency/src';
+import { Sql, sql } from '../../../database/sql';
 
-export interface NewLogEntry {
+/** A queued entry: with its leaf when the writer built it, or a bare reference the sequencer renders. */
+export interface QueuedEntry {
+  orgId: string;
+  kind: string;
+  recordId: string;
+  leaf: string | null;
+  leafHash: Buffer | null;
+  queuedAt: Date;
+}
+
+/** An entry ready to be indexed (leaf built). */
+export interface ReadyEntry {
+  orgId: string;
   kind: string;
   recordId: string;
   leaf: string;
   leafHash: Buffer;
+  queuedAt: Date | null;
 }
 
 export interface StoredEntry {
@@ -29,72 +43,158 @@ export interface OrgToSign {
 
 const log2 = (n: number): number => 31 - Math.clz32(n);
 
+/** Arbitrary constant: one sequencer at a time, whatever the number of processes. */
+const SEQUENCER_LOCK = 7_262_026_025;
+
 /**
- * The SQL of the evidence log: `log_entries`, `log_subtrees` and `log_checkpoints` (all append-only, enforced
- * by triggers). A complete aligned subtree `[start, start + 2^level)` is stored at (level, start).
+ * The writer's side of the queue, as a fragment of the writer's own statement: `select` yields
+ * (org_id uuid, kind text, record_id text) rows, the records it writes in the same statement. No lock, no
+ * index, no read: the cheapest way to have an entry commit with its record.
+ */
+export const EvidenceLogSql = {
+  queue(select: Sql): Sql {
+    return sql`INSERT INTO log_pending (org_id, kind, record_id) ${select}`;
+  },
+};
+
+/**
+ * The SQL of the evidence log: `log_pending` (the queue), `log_entries`, `log_subtrees` and `log_checkpoints`
+ * (all three append-only, enforced by triggers). A complete aligned subtree `[start, start + 2^level)` of
+ * level >= 1 is stored at (level, start); level 0 is the leaf hash in `log_entries`.
  */
 @Injectable()
 export class EvidenceLogRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /**
-   * Appends entries of one org in the caller's transaction. A transaction-scoped advisory lock per org is
-   * held until commit, so the next writer of that org sees these rows: indexes are gapless and in commit order.
-   * The subtrees the new leaves complete are written in the same statement batch.
-   */
-  async append(manager: EntityManager, orgId: string, entries: NewLogEntry[]): Promise<number[]> {
-    if (!entries.length) return [];
-    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('veritrail-evidence-log/' || $1::text, 0))`, [orgId]);
-    const [{ next }]: Array<{ next: string }> = await manager.query(
-      `SELECT COALESCE((SELECT idx + 1 FROM log_entries WHERE org_id = $1 ORDER BY idx DESC LIMIT 1), 0) AS next`,
-      [orgId],
-    );
-    const first = Number(next);
-    // The frontier: the complete subtrees of the tree as it is, the left siblings new leaves may complete.
-    const known = new Map<string, Buffer>();
-    for (const [key, hash] of await this.subtrees(manager, orgId, alignedRanges(0, first))) known.set(key, hash);
-    const levels: number[] = [];
-    const starts: number[] = [];
-    const hashes: Buffer[] = [];
-    const put = (level: number, start: number, hash: Buffer) => {
-      known.set(`${level}/${start}`, hash);
-      levels.push(level);
-      starts.push(start);
-      hashes.push(hash);
-    };
-    entries.forEach((entry, k) => {
-      const i = first + k;
-      put(0, i, entry.leafHash);
-      for (let level = 1; (i + 1) % 2 ** level === 0; level++) {
-        const start = i + 1 - 2 ** level;
-        const half = 2 ** (level - 1);
-        const left = known.get(`${level - 1}/${start}`);
-        const right = known.get(`${level - 1}/${start + half}`);
-        if (!left || !right) throw new Error(`evidence log of org ${orgId}: subtree ${level - 1}/${start} is missing`);
-        put(level, start, nodeHash(left, right));
-      }
-    });
+  /** Queues entries whose leaf the writer built, in the writer's transaction (one statement). */
+  async queue(manager: EntityManager, entries: Array<{ orgId: string; kind: string; recordId: string; leaf: string; leafHash: Buffer }>): Promise<void> {
+    if (!entries.length) return;
     await manager.query(
-      `INSERT INTO log_entries (org_id, idx, kind, record_id, leaf, leaf_hash)
-       SELECT $1, $2::bigint + n - 1, kind, record_id, leaf, leaf_hash
-       FROM unnest($3::text[], $4::text[], $5::text[], $6::bytea[]) WITH ORDINALITY AS e(kind, record_id, leaf, leaf_hash, n)`,
-      [orgId, first, entries.map((e) => e.kind), entries.map((e) => e.recordId), entries.map((e) => e.leaf), entries.map((e) => e.leafHash)],
+      `INSERT INTO log_pending (org_id, kind, record_id, leaf, leaf_hash)
+       SELECT org_id, kind, record_id, leaf, leaf_hash
+       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bytea[]) WITH ORDINALITY AS e(org_id, kind, record_id, leaf, leaf_hash, n)
+       ORDER BY n`,
+      [entries.map((e) => e.orgId), entries.map((e) => e.kind), entries.map((e) => e.recordId), entries.map((e) => e.leaf), entries.map((e) => e.leafHash)],
     );
-    await manager.query(
-      `INSERT INTO log_subtrees (org_id, level, start, hash) SELECT $1, * FROM unnest($2::smallint[], $3::bigint[], $4::bytea[])`,
-      [orgId, levels, starts, hashes],
-    );
-    return entries.map((_, k) => first + k);
   }
 
+  /**
+   * One sequencer round's transaction: takes the sequencer lock (or returns null at once if another process
+   * holds it), then runs `work` on the transaction. Everything `work` does commits together.
+   */
+  async asSequencer<T>(work: (manager: EntityManager) => Promise<T>): Promise<T | null> {
+    return this.dataSource.transaction(async (manager) => {
+      const [{ got }]: Array<{ got: boolean }> = await manager.query(`SELECT pg_try_advisory_xact_lock($1::bigint) AS got`, [SEQUENCER_LOCK]);
+      if (!got) return null;
+      return work(manager);
+    });
+  }
+
+  /**
+   * Takes up to `limit` queued entries out of the queue (in the sequencer's transaction: they come back if it
+   * rolls back), in the order they were queued. Only committed rows are visible, so one drain is the set of
+   * entries whose records committed before it, and drains follow each other: that is the log's order.
+   */
+  async drain(manager: EntityManager, limit: number): Promise<QueuedEntry[]> {
+    const rows: Array<{ seq: string; org_id: string; kind: string; record_id: string; leaf: string | null; leaf_hash: Buffer | null; queued_at: Date }> =
+      await manager.query(
+        `WITH taken AS (
+           DELETE FROM log_pending WHERE ctid = ANY(ARRAY(SELECT ctid FROM log_pending ORDER BY seq LIMIT $1))
+           RETURNING seq, org_id, kind, record_id, leaf, leaf_hash, queued_at
+         )
+         SELECT * FROM taken`,
+        [limit],
+      );
+    rows.sort((a, b) => Number(a.seq) - Number(b.seq));
+    return rows.map((r) => ({ orgId: r.org_id, kind: r.kind, recordId: r.record_id, leaf: r.leaf, leafHash: r.leaf_hash, queuedAt: r.queued_at }));
+  }
+
+  /** The (kind, record id) pairs of these that are in the log already (a record is logged once). */
+  async alreadyLogged(manager: EntityManager, entries: Array<{ orgId: string; kind: string; recordId: string }>): Promise<Set<string>> {
+    if (!entries.length) return new Set();
+    const rows: Array<{ org_id: string; kind: string; record_id: string }> = await manager.query(
+      `SELECT e.org_id, e.kind, e.record_id FROM log_entries e
+       JOIN unnest($1::uuid[], $2::text[], $3::text[]) AS w(org_id, kind, record_id)
+         ON e.org_id = w.org_id AND e.kind = w.kind AND e.record_id = w.record_id`,
+      [entries.map((e) => e.orgId), entries.map((e) => e.kind), entries.map((e) => e.recordId)],
+    );
+    return new Set(rows.map((r) => `${r.org_id}/${r.kind}/${r.record_id}`));
+  }
+
+  /**
+   * Indexes entries (in the sequencer's transaction, under its lock): each org's entries get the next indexes
+   * of its log in the order given, and the subtrees they complete are written with them.
+   */
+  async integrate(manager: EntityManager, entries: ReadyEntry[]): Promise<void> {
+    const byOrg = new Map<string, ReadyEntry[]>();
+    for (const entry of entries) {
+      const part = byOrg.get(entry.orgId);
+      if (part) part.push(entry);
+      else byOrg.set(entry.orgId, [entry]);
+    }
+    const rows = { org: [] as string[], idx: [] as number[], kind: [] as string[], id: [] as string[], leaf: [] as string[], hash: [] as Buffer[], queued: [] as Array<Date | null> };
+    const subtrees = { org: [] as string[], level: [] as number[], start: [] as number[], hash: [] as Buffer[] };
+    for (const [orgId, part] of byOrg) {
+      const first = await this.sizeIn(manager, orgId);
+      // The frontier: the complete subtrees of the tree as it is, the left siblings new leaves may complete.
+      const known = await this.subtrees(manager, orgId, alignedRanges(0, first));
+      part.forEach((entry, k) => {
+        const i = first + k;
+        rows.org.push(orgId);
+        rows.idx.push(i);
+        rows.kind.push(entry.kind);
+        rows.id.push(entry.recordId);
+        rows.leaf.push(entry.leaf);
+        rows.hash.push(entry.leafHash);
+        rows.queued.push(entry.queuedAt);
+        known.set(`0/${i}`, entry.leafHash);
+        for (let level = 1; (i + 1) % 2 ** level === 0; level++) {
+          const start = i + 1 - 2 ** level;
+          const half = 2 ** (level - 1);
+          const left = known.get(`${level - 1}/${start}`);
+          const right = known.get(`${level - 1}/${start + half}`);
+          if (!left || !right) throw new Error(`evidence log of org ${orgId}: subtree ${level - 1}/${start} is missing`);
+          const hash = nodeHash(left, right);
+          known.set(`${level}/${start}`, hash);
+          subtrees.org.push(orgId);
+          subtrees.level.push(level);
+          subtrees.start.push(start);
+          subtrees.hash.push(hash);
+        }
+      });
+    }
+    if (!rows.org.length) return;
+    await manager.query(
+      `INSERT INTO log_entries (org_id, idx, kind, record_id, leaf, leaf_hash, queued_at)
+       SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bytea[], $7::timestamptz[])`,
+      [rows.org, rows.idx, rows.kind, rows.id, rows.leaf, rows.hash, rows.queued],
+    );
+    if (subtrees.org.length) {
+      await manager.query(
+        `INSERT INTO log_subtrees (org_id, level, start, hash) SELECT * FROM unnest($1::uuid[], $2::smallint[], $3::bigint[], $4::bytea[])`,
+        [subtrees.org, subtrees.level, subtrees.start, subtrees.hash],
+      );
+    }
+  }
+
+  /** How many entries wait in the queue (all orgs). */
+  async queueLength(): Promise<number> {
+    const [{ n }]: Array<{ n: string }> = await this.dataSource.query(`SELECT count(*) AS n FROM log_pending`);
+    return Number(n);
+  }
+
+  /** Stored subtree hashes by `level/start` (level 0: the leaf hashes of `log_entries`). */
   private async subtrees(manager: EntityManager | DataSource, orgId: string, ranges: Array<{ start: number; end: number }>): Promise<Map<string, Buffer>> {
     const found = new Map<string, Buffer>();
     if (!ranges.length) return found;
     const rows: Array<{ level: number; start: string; hash: Buffer }> = await manager.query(
       `SELECT s.level, s.start, s.hash FROM log_subtrees s
        JOIN unnest($2::smallint[], $3::bigint[]) AS w(level, start) ON s.level = w.level AND s.start = w.start
-       WHERE s.org_id = $1`,
-      [orgId, ranges.map((r) => log2(r.end - r.start)), ranges.map((r) => r.start)],
+       WHERE s.org_id = $1 AND w.level > 0
+       UNION ALL
+       SELECT 0, e.idx, e.leaf_hash FROM log_entries e
+       WHERE e.org_id = $1 AND e.idx = ANY($4::bigint[])`,
+      [orgId, ranges.map((r) => log2(r.end - r.start)), ranges.map((r) => r.start), ranges.filter((r) => r.end - r.start === 1).map((r) => r.start)],
     );
     for (const row of rows) found.set(`${row.level}/${Number(row.start)}`, row.hash);
     return found;
@@ -114,7 +214,11 @@ export class EvidenceLogRepository {
   }
 
   async size(orgId: string): Promise<number> {
-    const [{ size }]: Array<{ size: string }> = await this.dataSource.query(
+    return this.sizeIn(this.dataSource, orgId);
+  }
+
+  private async sizeIn(manager: EntityManager | DataSource, orgId: string): Promise<number> {
+    const [{ size }]: Array<{ size: string }> = await manager.query(
       `SELECT COALESCE((SELECT idx + 1 FROM log_entries WHERE org_id = $1 ORDER BY idx DESC LIMIT 1), 0) AS size`,
       [orgId],
     );
@@ -129,12 +233,20 @@ export class EvidenceLogRepository {
     return rows.map((r) => ({ index: Number(r.idx), leaf: r.leaf, leafHash: r.leaf_hash }));
   }
 
-  async byRecord(orgId: string, kind: string, recordId: string): Promise<StoredEntry | null> {
-    const rows: Array<{ idx: string; leaf: string; leaf_hash: Buffer }> = await this.dataSource.query(
-      `SELECT idx, leaf, leaf_hash FROM log_entries WHERE org_id = $1 AND kind = $2 AND record_id = $3`,
+  /**
+   * The entry of one record: integrated (with its index), or still queued (index null; leaf null when it was
+   * queued by reference). One statement, so an entry being integrated is seen on one side or the other.
+   */
+  async byRecord(orgId: string, kind: string, recordId: string): Promise<{ index: number | null; leaf: string | null; leafHash: Buffer | null } | null> {
+    const rows: Array<{ idx: string | null; leaf: string | null; leaf_hash: Buffer | null }> = await this.dataSource.query(
+      `(SELECT idx, leaf, leaf_hash FROM log_entries WHERE org_id = $1 AND kind = $2 AND record_id = $3)
+       UNION ALL
+       (SELECT NULL, leaf, leaf_hash FROM log_pending WHERE org_id = $1 AND kind = $2 AND record_id = $3 LIMIT 1)
+       ORDER BY 1 NULLS LAST LIMIT 1`,
       [orgId, kind, recordId],
     );
-    return rows.length ? { index: Number(rows[0].idx), leaf: rows[0].leaf, leafHash: rows[0].leaf_hash } : null;
+    if (!rows.length) return null;
+    return { index: rows[0].idx === null ? null : Number(rows[0].idx), leaf: rows[0].leaf, leafHash: rows[0].leaf_hash };
   }
 
   /** The first index of a leaf hash in the org's log, or null. */

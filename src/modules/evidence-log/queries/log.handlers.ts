@@ -1,5 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
 import { NotFoundError } from '../../../common/errors/app-error';
+import { buildEntry, EvidenceLog } from '../evidence-log';
 import { consistencyProofAsync, formatVerifierKey, inclusionProofAsync, publicKeyFromRaw, rawPublicKey } from '../../../../libs/transparency/src';
 import { LogSigner } from '../log-signer';
 import { EvidenceLogRepository, StoredEntry } from '../persistence/evidence-log.repository';
@@ -71,12 +73,22 @@ export class ConsistencyProofHandler implements IQueryHandler<ConsistencyProofQu
 
 @QueryHandler(LookupEntryQuery)
 export class LookupEntryHandler implements IQueryHandler<LookupEntryQuery> {
-  constructor(private readonly log: EvidenceLogRepository) {}
+  constructor(
+    private readonly log: EvidenceLogRepository,
+    private readonly evidenceLog: EvidenceLog,
+    private readonly dataSource: DataSource,
+  ) {}
 
-  async execute({ props: { orgId, kind, id } }: LookupEntryQuery) {
+  async execute({ props: { orgId, kind, id } }: LookupEntryQuery): Promise<{ index: number | null; leaf: string; leaf_hash: string }> {
     const entry = await this.log.byRecord(orgId, kind, id);
     if (!entry) throw new NotFoundError(`No ${kind} '${id}' is logged`);
-    return answer(entry);
+    if (entry.leaf !== null) return { index: entry.index, leaf: entry.leaf, leaf_hash: b64(entry.leafHash!) };
+    // Queued by reference, not integrated yet: the leaf is the one the sequencer will build from the record.
+    const renderer = this.evidenceLog.renderer(kind);
+    const [item] = renderer ? (await renderer(this.dataSource.manager, [id])).filter((i) => i.orgId === orgId) : [];
+    if (!item) throw new NotFoundError(`No ${kind} '${id}' is logged`);
+    const built = buildEntry(item);
+    return { index: null, leaf: built.leaf, leaf_hash: b64(built.leafHash) };
   }
 }
 

@@ -1,0 +1,43 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * The evidence log's entries are now queued by the writer and sequenced afterwards, so that a write pays for
+ * one unindexed row and no lock (the per-org transaction lock of 1763880000000 serialized an org's writers
+ * up to their commit and halved ingest).
+ *
+ * `log_pending` is the queue: a writer inserts one row per record in its own transaction (often inside the
+ * record's own statement), either with its leaf already built (`leaf`, `leaf_hash`) or as a bare reference
+ * that the sequencer renders from the record (for the attestation hot path). It has no index on purpose: the
+ * sequencer drains it whole, and the rows of one drain become `log_entries` rows with the next indexes, in
+ * the same transaction as the queue rows are deleted. The queue is not the log (the log is `log_entries`,
+ * append-only); a queue row exists only between its record's commit and its integration.
+ *
+ * Level-0 subtrees (the leaf hashes themselves) are no longer copied into `log_subtrees`: they are read from
+ * `log_entries`. Rows written before stay (they hold the same hashes).
+ */
+export class SequenceEvidenceLog1764000000000 implements MigrationInterface {
+  name = 'SequenceEvidenceLog1764000000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`
+      CREATE TABLE log_pending (
+        seq bigint GENERATED ALWAYS AS IDENTITY (CACHE 64),
+        org_id uuid NOT NULL,
+        kind text NOT NULL,
+        record_id text NOT NULL,
+        leaf text,
+        leaf_hash bytea CHECK (length(leaf_hash) = 32),
+        queued_at timestamptz NOT NULL DEFAULT now(),
+        CHECK ((leaf IS NULL) = (leaf_hash IS NULL))
+      )`);
+    // The queue is drained often: keep it small for the sequencer's scans.
+    await q.query(`ALTER TABLE log_pending SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000)`);
+    await q.query(`ALTER TABLE log_entries ALTER COLUMN integrated_at SET DEFAULT clock_timestamp()`);
+    await q.query(`ALTER TABLE log_entries ADD COLUMN queued_at timestamptz`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE log_entries DROP COLUMN queued_at`);
+    await q.query(`DROP TABLE log_pending`);
+  }
+}
