@@ -11,6 +11,7 @@ import { bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait';
 
+const NO_ORG = '00000000-0000-4000-8000-00000000dead';
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
 /** Splits a signed note into its text (up to and including the last newline before the blank line) and signature lines. */
@@ -184,15 +185,15 @@ describe('evidence log (attestations)', () => {
   });
 
   it('refuses UPDATE and DELETE on the log tables, naming the rule', async () => {
-    const flow = uniqueName('flow');
-    await attest(flow, 't', 'a');
-    await attest(flow, 't', 'b'); // two leaves: one stored subtree
+    await attest(uniqueName('flow'), 't', 'a');
     await signer.signDue();
+    // A stored subtree row (16 leaves and up are stored): one of an org that does not exist, to try on.
+    await dataSource.query(`INSERT INTO log_subtrees (org_id, level, start, hash) VALUES ($1, 4, 0, $2)`, [NO_ORG, Buffer.alloc(32)]);
     for (const sql of [
       `UPDATE log_entries SET leaf = 'x' WHERE org_id = (SELECT id FROM organizations WHERE name = $1)`,
       `DELETE FROM log_entries WHERE org_id = (SELECT id FROM organizations WHERE name = $1)`,
-      `UPDATE log_subtrees SET hash = hash WHERE org_id = (SELECT id FROM organizations WHERE name = $1)`,
-      `DELETE FROM log_subtrees WHERE org_id = (SELECT id FROM organizations WHERE name = $1)`,
+      `UPDATE log_subtrees SET hash = hash WHERE org_id = '${NO_ORG}' AND $1::text IS NOT NULL`,
+      `DELETE FROM log_subtrees WHERE org_id = '${NO_ORG}' AND $1::text IS NOT NULL`,
       `UPDATE log_checkpoints SET note = 'x' WHERE org_id = (SELECT id FROM organizations WHERE name = $1)`,
       `DELETE FROM log_checkpoints WHERE org_id = (SELECT id FROM organizations WHERE name = $1)`,
     ]) {

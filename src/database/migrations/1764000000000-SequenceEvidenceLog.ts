@@ -5,15 +5,18 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * one unindexed row and no lock (the per-org transaction lock of 1763880000000 serialized an org's writers
  * up to their commit and halved ingest).
  *
- * `log_pending` is the queue: a writer inserts one row per record in its own transaction (often inside the
- * record's own statement), either with its leaf already built (`leaf`, `leaf_hash`) or as a bare reference
- * that the sequencer renders from the record (for the attestation hot path). It has no index on purpose: the
- * sequencer drains it whole, and the rows of one drain become `log_entries` rows with the next indexes, in
- * the same transaction as the queue rows are deleted. The queue is not the log (the log is `log_entries`,
- * append-only); a queue row exists only between its record's commit and its integration.
+ * `log_pending` is the queue: a writer inserts one row per record, with its leaf, in its own transaction. It
+ * has no index on purpose: the sequencer drains it whole, and the rows of one drain become `log_entries` rows
+ * with the next indexes, in the same transaction as the queue rows are deleted. The queue is not the log (the
+ * log is `log_entries`, append-only); a queue row exists only between its record's commit and its integration.
  *
- * Level-0 subtrees (the leaf hashes themselves) are no longer copied into `log_subtrees`: they are read from
- * `log_entries`. Rows written before stay (they hold the same hashes).
+ * `log_cursors` is for kinds whose records are their own queue (attestations, numbered densely per flow in
+ * commit order by the flow's counter): the position up to which each stream (flow) is integrated, moved in the
+ * transaction that integrates its records. Absent, a stream is at 0: so the first rounds after this migration
+ * log every attestation recorded before it (those logged already by the earlier design are skipped).
+ *
+ * Subtrees of fewer than 16 leaves are no longer stored in `log_subtrees`: a proof folds them from the leaf
+ * hashes of `log_entries`. Rows written before stay (they hold the same hashes).
  */
 export class SequenceEvidenceLog1764000000000 implements MigrationInterface {
   name = 'SequenceEvidenceLog1764000000000';
@@ -25,10 +28,16 @@ export class SequenceEvidenceLog1764000000000 implements MigrationInterface {
         org_id uuid NOT NULL,
         kind text NOT NULL,
         record_id text NOT NULL,
-        leaf text,
-        leaf_hash bytea CHECK (length(leaf_hash) = 32),
-        queued_at timestamptz NOT NULL DEFAULT now(),
-        CHECK ((leaf IS NULL) = (leaf_hash IS NULL))
+        leaf text NOT NULL,
+        leaf_hash bytea NOT NULL CHECK (length(leaf_hash) = 32),
+        queued_at timestamptz NOT NULL DEFAULT now()
+      )`);
+    await q.query(`
+      CREATE TABLE log_cursors (
+        kind text NOT NULL,
+        stream text NOT NULL,
+        position bigint NOT NULL CHECK (position >= 0),
+        PRIMARY KEY (kind, stream)
       )`);
     // The queue is drained often: keep it small for the sequencer's scans.
     await q.query(`ALTER TABLE log_pending SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000)`);
@@ -38,6 +47,6 @@ export class SequenceEvidenceLog1764000000000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE log_entries DROP COLUMN queued_at`);
-    await q.query(`DROP TABLE log_pending`);
+    await q.query(`DROP TABLE log_cursors, log_pending`);
   }
 }

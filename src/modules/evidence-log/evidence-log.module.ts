@@ -16,9 +16,9 @@ import {
 
 /**
  * The evidence log: one RFC 6962 Merkle log per organization, signed checkpoints, proofs (README.md). Owns
- * `log_pending`, `log_entries`, `log_subtrees`, `log_checkpoints` and `log_signing_keys`.
- * Public surface: EvidenceLog (writers append inside their own transaction, or register a renderer for what a
- * statement queues with EvidenceLogSql), LogSigner (the signing key, sequencing and checkpoint rounds).
+ * `log_pending`, `log_cursors`, `log_entries`, `log_subtrees`, `log_checkpoints` and `log_signing_keys`.
+ * Public surface: EvidenceLog (writers append inside their own transaction, or register their kind as a source
+ * whose records are their own queue), LogSigner (the signing key, sequencing and checkpoint rounds).
  */
 @Module({
   controllers: [EvidenceLogController],
@@ -40,6 +40,5 @@ import {
 export class EvidenceLogModule {}
 
 export { EvidenceLog } from './evidence-log';
-export type { LogAppend, LogRenderer } from './evidence-log';
-export { EvidenceLogSql } from './persistence/evidence-log.repository';
+export type { LogAppend, LogSource, SourcedEntry } from './evidence-log';
 export { LogSigner } from './log-signer';

@@ -18,12 +18,28 @@ export interface LogAppend {
   locators?: LogEntryLocators;
 }
 
+/** A record a source found committed past its stream's position. */
+export interface SourcedEntry {
+  /** The stream (e.g. a flow id) whose positions number the records densely, in commit order. */
+  stream: string;
+  position: number;
+  item: LogAppend;
+}
+
 /**
- * Builds the entries of records a writer queued by reference (`EvidenceLogSql.queue`): given record ids of
- * one kind, answers what `append` would have been given for each (a record not found is left out). Runs on
- * the manager it is given (the sequencer's transaction, or a plain reader for `lookup`).
+ * A kind whose records are their own queue (for a hot write path, which then pays nothing for the log): the
+ * owning module numbers its records densely per stream, in commit order (e.g. attestations per flow under the
+ * flow's counter), and the sequencer asks it for what committed past the positions it has integrated.
  */
-export type LogRenderer = (manager: EntityManager, ids: string[]) => Promise<LogAppend[]>;
+export interface LogSource {
+  /**
+   * Records committed past `positions` (a stream not listed is at 0), as what `append` would be given, oldest
+   * first, at most `limit`; for each stream a prefix of what follows its position.
+   */
+  next(manager: EntityManager, positions: Array<{ stream: string; position: number }>, limit: number): Promise<SourcedEntry[]>;
+  /** What `append` would be given for these record ids (a record not found is left out); for `lookup`. */
+  render(manager: EntityManager, ids: string[]): Promise<LogAppend[]>;
+}
 
 /** An entry built from what a writer gave: its leaf text and hash. */
 export function buildEntry(item: LogAppend): { leaf: string; leafHash: Buffer } {
@@ -34,12 +50,12 @@ export function buildEntry(item: LogAppend): { leaf: string; leafHash: Buffer } 
 /**
  * The evidence log's write facade. A writer calls `append` inside its own transaction: the entry is queued
  * there (one insert, no lock), so it commits with the record or not at all, and the sequencer (LogSequencer)
- * gives it the next index of its org's log soon after the commit. A hot statement may instead queue its
- * records by reference with `EvidenceLogSql.queue` and register a renderer for their kind.
+ * gives it the next index of its org's log soon after the commit. A hot write path may instead register its
+ * kind as a `LogSource` (its records are their own queue).
  */
 @Injectable()
 export class EvidenceLog {
-  private readonly renderers = new Map<string, LogRenderer>();
+  private readonly sources = new Map<string, LogSource>();
 
   constructor(private readonly repository: EvidenceLogRepository) {}
 
@@ -56,12 +72,17 @@ export class EvidenceLog {
     return list.map(() => null);
   }
 
-  /** Declares how entries of `kind` queued by reference are built (once per process, at module init). */
-  register(kind: string, renderer: LogRenderer): void {
-    this.renderers.set(kind, renderer);
+  /** Declares a kind whose records are their own queue (once per process, at module init). */
+  registerSource(kind: string, source: LogSource): void {
+    this.sources.set(kind, source);
   }
 
-  renderer(kind: string): LogRenderer | undefined {
-    return this.renderers.get(kind);
+  source(kind: string): LogSource | undefined {
+    return this.sources.get(kind);
+  }
+
+  /** The kinds with a source, and their sources. */
+  allSources(): Array<[string, LogSource]> {
+    return [...this.sources];
   }
 }

@@ -4,15 +4,16 @@ import { JsonLogger } from '../../common/logging/json-logger';
 import { buildEntry, EvidenceLog } from './evidence-log';
 import { EvidenceLogRepository, ReadyEntry } from './persistence/evidence-log.repository';
 
-/** Queued entries integrated per transaction. */
+/** Queued entries (and records of each source) integrated per transaction. */
 const BATCH = 2000;
 
 /**
- * Integrates queued entries into the logs: takes the queue's committed rows (one drain at a time across all
- * processes, under a session-free transaction lock), builds the leaves of entries queued by reference with
- * their kind's renderer, and gives each org's entries the next indexes of its log, with the subtrees they
- * complete, in the same transaction that removes them from the queue. A crash at any point leaves either the
- * queue rows (integrated by the next round) or the log rows, never both and never neither.
+ * Integrates committed entries into the logs, one round at a time across all processes (a transaction lock):
+ * the queue's committed rows (`append`), then, for each source kind (attestations), the records committed past
+ * the positions integrated so far; each org's entries get the next indexes of its log, with the subtrees they
+ * complete, in the transaction that removes them from the queue and moves the sources' positions. A crash at
+ * any point leaves either the queue rows and positions as they were (the next round integrates them) or the
+ * log rows with the queue and positions moved: never both, never neither.
  */
 @Injectable()
 export class LogSequencer {
@@ -23,51 +24,49 @@ export class LogSequencer {
   ) {}
 
   /**
-   * Integrates everything queued now (in batches). Answers how many entries it integrated; 0 also when
+   * Integrates everything committed now (in batches). Answers how many entries it integrated; 0 also when
    * another process is integrating (that one takes them).
    */
   async integrate(): Promise<number> {
     let total = 0;
     for (;;) {
-      const taken = await this.repository.asSequencer((manager) => this.integrateBatch(manager));
-      if (taken === null) return total;
-      total += taken;
-      if (taken < BATCH) return total;
+      const round = await this.repository.asSequencer((manager) => this.integrateBatch(manager));
+      if (round === null) return total;
+      total += round.integrated;
+      if (!round.more) return total;
     }
   }
 
-  private async integrateBatch(manager: EntityManager): Promise<number> {
+  private async integrateBatch(manager: EntityManager): Promise<{ integrated: number; more: boolean }> {
     const queued = await this.repository.drain(manager, BATCH);
-    if (!queued.length) return 0;
-    // Entries queued by reference: their leaves are built now, from the records (which never change).
-    const built = new Map<string, { leaf: string; leafHash: Buffer }>();
-    const refs = new Map<string, string[]>();
-    for (const q of queued) {
-      if (q.leaf !== null) continue;
-      const ids = refs.get(q.kind);
-      if (ids) ids.push(q.recordId);
-      else refs.set(q.kind, [q.recordId]);
+    let more = queued.length === BATCH;
+    const candidates: ReadyEntry[] = queued.map((q) => ({ ...q }));
+    const moved: Array<{ kind: string; positions: Map<string, number> }> = [];
+    for (const [kind, source] of this.evidenceLog.allSources()) {
+      const found = await source.next(manager, await this.repository.cursors(manager, kind), BATCH);
+      if (found.length === BATCH) more = true;
+      const positions = new Map<string, number>();
+      for (const { stream, position, item } of found) {
+        positions.set(stream, Math.max(position, positions.get(stream) ?? 0));
+        candidates.push({ orgId: item.orgId, kind, recordId: item.id, ...buildEntry({ ...item, kind }), queuedAt: new Date(item.recordedAt) });
+      }
+      moved.push({ kind, positions });
     }
-    for (const [kind, ids] of refs) {
-      const renderer = this.evidenceLog.renderer(kind);
-      // Rolls the round back: the entries stay queued until a process that knows the kind integrates them.
-      if (!renderer) throw new Error(`evidence log: no renderer for kind '${kind}'`);
-      for (const item of await renderer(manager, ids)) built.set(`${item.orgId}/${kind}/${item.id}`, buildEntry(item));
-    }
-    const seen = await this.repository.alreadyLogged(manager, queued);
+    if (!candidates.length) return { integrated: 0, more: false };
+    // A record is logged once (entries logged before a source existed, or by an earlier version, are skipped).
+    const seen = await this.repository.alreadyLogged(manager, candidates);
     const ready: ReadyEntry[] = [];
-    for (const q of queued) {
-      const key = `${q.orgId}/${q.kind}/${q.recordId}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const entry = q.leaf !== null ? { leaf: q.leaf, leafHash: q.leafHash! } : built.get(key);
-      if (!entry) {
-        this.logger.warn(`evidence log: queued ${q.kind} '${q.recordId}' has no record; not logged`, 'EvidenceLog');
+    for (const entry of candidates) {
+      const key = `${entry.orgId}/${entry.kind}/${entry.recordId}`;
+      if (seen.has(key)) {
+        this.logger.warn(`evidence log: ${entry.kind} '${entry.recordId}' is logged already; skipped`, 'EvidenceLog');
         continue;
       }
-      ready.push({ orgId: q.orgId, kind: q.kind, recordId: q.recordId, leaf: entry.leaf, leafHash: entry.leafHash, queuedAt: q.queuedAt });
+      seen.add(key);
+      ready.push(entry);
     }
     await this.repository.integrate(manager, ready);
-    return queued.length;
+    for (const { kind, positions } of moved) await this.repository.advance(manager, kind, positions);
+    return { integrated: ready.length, more };
   }
 }

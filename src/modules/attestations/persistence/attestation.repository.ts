@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { preparedQuery } from '../../../database/prepared-query';
 import { ident, placeholder, Sql, sql, SqlIdent, trusted } from '../../../database/sql';
-import { EvidenceLogSql } from '../../evidence-log/evidence-log.module';
 import { MomentSql } from '../../ledger/ledger.module';
 import { OutboxSql } from '../../outbox/outbox.module';
 import { StagedEvidence } from '../upload/staged-evidence';
@@ -138,8 +137,6 @@ const INSERT_PLACED = ((): string => {
            trusted(`jsonb_to_recordset($4::jsonb) AS r(${columns}) JOIN trails t ON t.id = r.trail_id JOIN flows f ON f.id = r.flow_id`),
            OutboxSql.wanted(placeholder(1, 'uuid'), ATTESTATION_RECORDED),
          ).text}
-       ), logged AS (
-         ${EvidenceLogSql.queue(trusted(`SELECT r.org_id, 'attestation', r.id::text FROM jsonb_to_recordset($4::jsonb) AS r(${columns}) ORDER BY r.ord`)).text}
        )
        ${insertRowsSql(
          'r',
@@ -160,10 +157,6 @@ const GROUP_ADVANCE = MomentSql.advance(ident('locked'), {
   where: sql`ok.ok`,
 }).text;
 const GROUP_MOMENT_NUMBER = MomentSql.number(ident('u'), sql`r.pos`).text;
-/** Each row's evidence log entry, queued in the statement (built by the sequencer: see AttestationRecorder). */
-const GROUP_LOGGED_CTE = `, logged AS (
-         ${EvidenceLogSql.queue(sql`SELECT ru.org_id, 'attestation', ru.id::text FROM ru ORDER BY ru.ord`).text}
-       )`;
 const GROUP_MOMENTS = MomentSql.insert(
   sql`SELECT ru.org_id, ru.trail_id, ru.moment_number, ru.moment_at, 'attestation', ru.template_id, ru.id FROM ru WHERE ru.first_slot`,
 ).text;
@@ -230,7 +223,7 @@ function groupStatement(withEvents: boolean, blobCount: number): { name: string;
          SELECT ru.org_id, ru.flow_id, count(*)::int AS n FROM ru, (SELECT count(*) FROM m) AS after_moments GROUP BY ru.org_id, ru.flow_id
        ), c AS (
          ${counterSql('per_flow')}
-       )${withEvents ? GROUP_EVENTS_CTE : ''}${GROUP_LOGGED_CTE}${blobCte}
+       )${withEvents ? GROUP_EVENTS_CTE : ''}${blobCte}
        ${GROUP_INSERT_ROWS}
        RETURNING id, flow_id, trail_id, moment_number`;
   const statement = { name, text };

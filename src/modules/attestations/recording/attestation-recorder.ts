@@ -2,7 +2,7 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../../common/config/app-config';
 import { EvidenceLog, LogAppend } from '../../evidence-log/evidence-log.module';
 import { toAttestationResponse } from '../dto/attestation.response';
-import { AttestationReader } from '../persistence/attestation.reader';
+import { AttestationReader, AttestationRow, isUuid } from '../persistence/attestation.reader';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { normaliseExternalUrls } from '../../../common/evidence/evidence-validators';
@@ -62,9 +62,8 @@ interface Planned {
  * - `recordGroupAtOnce`: a group of any flows and orgs in one statement (the common ingest case).
  * Each attestation's rows come from `buildRows`, its moment from the ledger (TrailLedger / MomentSql), its
  * flow_seq and created_at from the flow counter, and its `attestation.recorded` events (for orgs that subscribe
- * to them) and evidence log entries from the same statement as its rows (AttestationRepository, with the
- * outbox's OutboxSql and the evidence log's EvidenceLogSql). The log entries are queued by reference and built
- * by the log's sequencer with `logEntries` (registered at init).
+ * to them) from the same statement as its rows (AttestationRepository, with the outbox's OutboxSql). The
+ * evidence log takes committed rows by itself (`onModuleInit` registers them as a log source).
  */
 @Injectable()
 export class AttestationRecorder implements OnModuleInit {
@@ -81,7 +80,15 @@ export class AttestationRecorder implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.evidenceLog.register('attestation', (manager, ids) => this.logEntries(manager, ids));
+    this.evidenceLog.registerSource('attestation', {
+      next: async (manager, positions, limit) =>
+        (await this.reader.committedAfter(manager, positions, limit)).map((row) => ({
+          stream: row.log_stream,
+          position: Number(row.log_position),
+          item: this.logEntry(row),
+        })),
+      render: async (manager, ids) => (await this.reader.writtenInTransaction(manager, ids.filter(isUuid))).map((row) => this.logEntry(row)),
+    });
   }
 
   /** prepare + insert: one attestation in the caller's transaction. */
@@ -147,10 +154,7 @@ export class AttestationRecorder implements OnModuleInit {
     return placed.map((item, i) => prepared(item, item.trail, ids[i], item.slots, moments[i].momentNumber));
   }
 
-  /**
-   * Inserts prepared attestations of one flow under its counter (see AttestationRepository.insert); the same
-   * statement queues one evidence log entry per row.
-   */
+  /** Inserts prepared attestations of one flow under its counter (see AttestationRepository.insert). */
   insert(manager: EntityManager, prepared: PreparedAttestation[]): Promise<void> {
     return this.attestations.insert(
       manager,
@@ -159,13 +163,13 @@ export class AttestationRecorder implements OnModuleInit {
   }
 
   /**
-   * The evidence log entries of attestation rows (the sequencer builds them after commit; rows never change).
-   * The entry's record is the row as the read route `GET /attestations/{org}?attestation_id=<id>` answers it
-   * (same columns, same mapper).
+   * The evidence log entry of an attestation row: the attestations are their own queue (the log's sequencer
+   * takes each flow's rows in flow_seq order once committed), so the write paths pay nothing for the log. The
+   * entry's record is the row as the read route `GET /attestations/{org}?attestation_id=<id>` answers it (same
+   * columns, same mapper); rows never change, so building it after the commit gives what the writer would have.
    */
-  private async logEntries(manager: EntityManager, ids: string[]): Promise<LogAppend[]> {
-    const written = await this.reader.writtenInTransaction(manager, ids);
-    return written.map((row) => ({
+  private logEntry(row: AttestationRow & { org_id: string; recorded_at: string }): LogAppend {
+    return {
       orgId: row.org_id,
       org: row.org_name,
       kind: 'attestation',
@@ -179,7 +183,7 @@ export class AttestationRecorder implements OnModuleInit {
         ...(row.artifact_fingerprint ? { fingerprint: row.artifact_fingerprint } : {}),
         ...(row.evidence_sha256 ? { evidence_sha256: row.evidence_sha256 } : {}),
       },
-    }));
+    };
   }
 
   /**

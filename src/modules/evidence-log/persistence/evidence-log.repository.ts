@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { alignedRanges, emptyRoot, foldAligned, nodeHash } from '../../../../libs/transparency/src';
-import { Sql, sql } from '../../../database/sql';
 
-/** A queued entry: with its leaf when the writer built it, or a bare reference the sequencer renders. */
+/** A queued entry (its leaf built by the writer). */
 export interface QueuedEntry {
   orgId: string;
   kind: string;
   recordId: string;
-  leaf: string | null;
-  leafHash: Buffer | null;
+  leaf: string;
+  leafHash: Buffer;
   queuedAt: Date;
 }
 
@@ -43,24 +42,19 @@ export interface OrgToSign {
 
 const log2 = (n: number): number => 31 - Math.clz32(n);
 
+/**
+ * Subtrees of 2^STORED_FROM leaves and more are stored as they fill; smaller ones are folded from the leaf
+ * hashes when a proof needs them (at most 15 leaves read per step): one stored row per 16 entries, not per one.
+ */
+const STORED_FROM = 4;
+
 /** Arbitrary constant: one sequencer at a time, whatever the number of processes. */
 const SEQUENCER_LOCK = 7_262_026_025;
 
 /**
- * The writer's side of the queue, as a fragment of the writer's own statement: `select` yields
- * (org_id uuid, kind text, record_id text) rows, the records it writes in the same statement. No lock, no
- * index, no read: the cheapest way to have an entry commit with its record.
- */
-export const EvidenceLogSql = {
-  queue(select: Sql): Sql {
-    return sql`INSERT INTO log_pending (org_id, kind, record_id) ${select}`;
-  },
-};
-
-/**
  * The SQL of the evidence log: `log_pending` (the queue), `log_entries`, `log_subtrees` and `log_checkpoints`
  * (all three append-only, enforced by triggers). A complete aligned subtree `[start, start + 2^level)` of
- * level >= 1 is stored at (level, start); level 0 is the leaf hash in `log_entries`.
+ * level >= STORED_FROM is stored at (level, start); smaller ones are folded from the leaf hashes.
  */
 @Injectable()
 export class EvidenceLogRepository {
@@ -96,7 +90,7 @@ export class EvidenceLogRepository {
    * entries whose records committed before it, and drains follow each other: that is the log's order.
    */
   async drain(manager: EntityManager, limit: number): Promise<QueuedEntry[]> {
-    const rows: Array<{ seq: string; org_id: string; kind: string; record_id: string; leaf: string | null; leaf_hash: Buffer | null; queued_at: Date }> =
+    const rows: Array<{ seq: string; org_id: string; kind: string; record_id: string; leaf: string; leaf_hash: Buffer; queued_at: Date }> =
       await manager.query(
         `WITH taken AS (
            DELETE FROM log_pending WHERE ctid = ANY(ARRAY(SELECT ctid FROM log_pending ORDER BY seq LIMIT $1))
@@ -156,6 +150,7 @@ export class EvidenceLogRepository {
           if (!left || !right) throw new Error(`evidence log of org ${orgId}: subtree ${level - 1}/${start} is missing`);
           const hash = nodeHash(left, right);
           known.set(`${level}/${start}`, hash);
+          if (level < STORED_FROM) continue;
           subtrees.org.push(orgId);
           subtrees.level.push(level);
           subtrees.start.push(start);
@@ -177,26 +172,67 @@ export class EvidenceLogRepository {
     }
   }
 
+  /** The positions a source's streams are integrated up to. */
+  async cursors(manager: EntityManager, kind: string): Promise<Array<{ stream: string; position: number }>> {
+    const rows: Array<{ stream: string; position: string }> = await manager.query(`SELECT stream, position FROM log_cursors WHERE kind = $1`, [kind]);
+    return rows.map((r) => ({ stream: r.stream, position: Number(r.position) }));
+  }
+
+  /** Moves a source's streams forward (in the sequencer's transaction, with the entries they integrated). */
+  async advance(manager: EntityManager, kind: string, positions: Map<string, number>): Promise<void> {
+    if (!positions.size) return;
+    await manager.query(
+      `INSERT INTO log_cursors (kind, stream, position) SELECT $1, * FROM unnest($2::text[], $3::bigint[])
+       ON CONFLICT (kind, stream) DO UPDATE SET position = GREATEST(log_cursors.position, EXCLUDED.position)`,
+      [kind, [...positions.keys()], [...positions.values()]],
+    );
+  }
+
   /** How many entries wait in the queue (all orgs). */
   async queueLength(): Promise<number> {
     const [{ n }]: Array<{ n: string }> = await this.dataSource.query(`SELECT count(*) AS n FROM log_pending`);
     return Number(n);
   }
 
-  /** Stored subtree hashes by `level/start` (level 0: the leaf hashes of `log_entries`). */
+  /**
+   * Hashes of complete aligned subtrees by `level/start`: read from `log_subtrees` from level STORED_FROM up,
+   * folded from the leaf hashes of `log_entries` below it (at most 2^STORED_FROM - 1 leaves each). One query.
+   */
   private async subtrees(manager: EntityManager | DataSource, orgId: string, ranges: Array<{ start: number; end: number }>): Promise<Map<string, Buffer>> {
     const found = new Map<string, Buffer>();
     if (!ranges.length) return found;
+    const stored = ranges.filter((r) => log2(r.end - r.start) >= STORED_FROM);
+    const folded = ranges.filter((r) => log2(r.end - r.start) < STORED_FROM);
+    const leaves: number[] = [];
+    for (const r of folded) for (let i = r.start; i < r.end; i++) leaves.push(i);
     const rows: Array<{ level: number; start: string; hash: Buffer }> = await manager.query(
       `SELECT s.level, s.start, s.hash FROM log_subtrees s
        JOIN unnest($2::smallint[], $3::bigint[]) AS w(level, start) ON s.level = w.level AND s.start = w.start
-       WHERE s.org_id = $1 AND w.level > 0
+       WHERE s.org_id = $1
        UNION ALL
-       SELECT 0, e.idx, e.leaf_hash FROM log_entries e
+       SELECT -1, e.idx, e.leaf_hash FROM log_entries e
        WHERE e.org_id = $1 AND e.idx = ANY($4::bigint[])`,
-      [orgId, ranges.map((r) => log2(r.end - r.start)), ranges.map((r) => r.start), ranges.filter((r) => r.end - r.start === 1).map((r) => r.start)],
+      [orgId, stored.map((r) => log2(r.end - r.start)), stored.map((r) => r.start), leaves],
     );
-    for (const row of rows) found.set(`${row.level}/${Number(row.start)}`, row.hash);
+    const leafHashes = new Map<number, Buffer>();
+    for (const row of rows) {
+      if (row.level === -1) leafHashes.set(Number(row.start), row.hash);
+      else found.set(`${row.level}/${Number(row.start)}`, row.hash);
+    }
+    for (const r of folded) {
+      let level: Buffer[] = [];
+      for (let i = r.start; i < r.end; i++) {
+        const hash = leafHashes.get(i);
+        if (!hash) throw new Error(`evidence log of org ${orgId}: leaf ${i} is missing`);
+        level.push(hash);
+      }
+      while (level.length > 1) {
+        const up: Buffer[] = [];
+        for (let i = 0; i < level.length; i += 2) up.push(nodeHash(level[i], level[i + 1]));
+        level = up;
+      }
+      found.set(`${log2(r.end - r.start)}/${r.start}`, level[0]);
+    }
     return found;
   }
 
@@ -234,11 +270,11 @@ export class EvidenceLogRepository {
   }
 
   /**
-   * The entry of one record: integrated (with its index), or still queued (index null; leaf null when it was
-   * queued by reference). One statement, so an entry being integrated is seen on one side or the other.
+   * The entry of one record: integrated (with its index), or still queued (index null). One statement, so an
+   * entry being integrated is seen on one side or the other.
    */
-  async byRecord(orgId: string, kind: string, recordId: string): Promise<{ index: number | null; leaf: string | null; leafHash: Buffer | null } | null> {
-    const rows: Array<{ idx: string | null; leaf: string | null; leaf_hash: Buffer | null }> = await this.dataSource.query(
+  async byRecord(orgId: string, kind: string, recordId: string): Promise<{ index: number | null; leaf: string; leafHash: Buffer } | null> {
+    const rows: Array<{ idx: string | null; leaf: string; leaf_hash: Buffer }> = await this.dataSource.query(
       `(SELECT idx, leaf, leaf_hash FROM log_entries WHERE org_id = $1 AND kind = $2 AND record_id = $3)
        UNION ALL
        (SELECT NULL, leaf, leaf_hash FROM log_pending WHERE org_id = $1 AND kind = $2 AND record_id = $3 LIMIT 1)

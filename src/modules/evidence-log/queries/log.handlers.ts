@@ -81,11 +81,14 @@ export class LookupEntryHandler implements IQueryHandler<LookupEntryQuery> {
 
   async execute({ props: { orgId, kind, id } }: LookupEntryQuery): Promise<{ index: number | null; leaf: string; leaf_hash: string }> {
     const entry = await this.log.byRecord(orgId, kind, id);
-    if (!entry) throw new NotFoundError(`No ${kind} '${id}' is logged`);
-    if (entry.leaf !== null) return { index: entry.index, leaf: entry.leaf, leaf_hash: b64(entry.leafHash!) };
-    // Queued by reference, not integrated yet: the leaf is the one the sequencer will build from the record.
-    const renderer = this.evidenceLog.renderer(kind);
-    const [item] = renderer ? (await renderer(this.dataSource.manager, [id])).filter((i) => i.orgId === orgId) : [];
+    if (!entry) return this.fromSource(orgId, kind, id);
+    return { index: entry.index, leaf: entry.leaf, leaf_hash: b64(entry.leafHash) };
+  }
+
+  /** A record of a source kind not integrated yet: the leaf is the one the sequencer will build from it. */
+  private async fromSource(orgId: string, kind: string, id: string) {
+    const source = this.evidenceLog.source(kind);
+    const [item] = source ? (await source.render(this.dataSource.manager, [id])).filter((i) => i.orgId === orgId) : [];
     if (!item) throw new NotFoundError(`No ${kind} '${id}' is logged`);
     const built = buildEntry(item);
     return { index: null, leaf: built.leaf, leaf_hash: b64(built.leafHash) };
