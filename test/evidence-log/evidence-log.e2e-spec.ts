@@ -203,6 +203,40 @@ describe('evidence log (attestations)', () => {
     await expect(dataSource.query(`UPDATE log_signing_keys SET public_key = public_key, name = name || 'x'`)).rejects.toThrow(/append-only/);
   });
 
+  it('refuses UPDATE, DELETE and TRUNCATE on the evidence tables, naming the rule', async () => {
+    const flow = uniqueName('flow');
+    const content = Buffer.from(`evidence ${uniqueName('e')}`);
+    await postGeneric(t, org.adminKey, org.name, flow, 't', { attestation_name: 'kept', is_compliant: true }, { content, filename: 'e.txt' }).expect(201);
+    const ofOrg = `org_id = (SELECT id FROM organizations WHERE name = $1)`;
+    for (const sql of [
+      `UPDATE attestations SET is_compliant = false WHERE ${ofOrg}`,
+      `DELETE FROM attestations WHERE ${ofOrg}`,
+      `UPDATE trail_moments SET created_at = now() WHERE ${ofOrg}`,
+      `DELETE FROM trail_moments WHERE ${ofOrg}`,
+      `UPDATE evidence_blobs SET content = 'x' WHERE sha256 = (SELECT evidence_sha256 FROM attestations WHERE ${ofOrg})`,
+      `DELETE FROM evidence_blobs WHERE sha256 = (SELECT evidence_sha256 FROM attestations WHERE ${ofOrg})`,
+    ]) {
+      await expect(dataSource.query(sql, [org.name])).rejects.toThrow(/append-only: (UPDATE|DELETE) on (attestations|trail_moments|evidence_blobs) is refused/);
+    }
+    // Every evidence table has both triggers (row: UPDATE and DELETE; statement: TRUNCATE).
+    const rows: Array<{ table: string; n: string }> = await dataSource.query(
+      `SELECT c.relname AS table, count(*) AS n FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid
+       JOIN pg_proc p ON p.oid = g.tgfoid WHERE p.proname = 'evidence_append_only' GROUP BY c.relname ORDER BY c.relname`,
+    );
+    expect(rows).toEqual(
+      ['artifacts', 'attestations', 'custom_attestation_type_versions', 'environment_events', 'environment_snapshots', 'evidence_blobs', 'policy_versions', 'trail_moments'].map(
+        (table) => ({ table, n: '2' }),
+      ),
+    );
+    // TRUNCATE is refused before anything goes (tried in a transaction that is rolled back whatever happens).
+    await expect(
+      dataSource.transaction(async (m) => {
+        await m.query(`TRUNCATE log_entries, log_subtrees, log_checkpoints, log_signing_keys`);
+        throw new Error('TRUNCATE went through');
+      }),
+    ).rejects.toThrow(/append-only: TRUNCATE on log_\w+ is refused/);
+  });
+
   it("keeps one org's log apart from another's", async () => {
     const other = await createOrg(t);
     const id = await attest(uniqueName('flow'), 't', 'secret');
