@@ -238,15 +238,24 @@ export class EvidenceLogRepository {
 
   /** MTH(D[start:end]) for a range of the tree (folded from its complete subtrees; one read). */
   async rangeHash(orgId: string, start: number, end: number): Promise<Buffer> {
-    if (start === end) return emptyRoot();
-    const ranges = alignedRanges(start, end);
-    const found = await this.subtrees(this.dataSource, orgId, ranges);
-    const hashes = ranges.map((r) => {
-      const hash = found.get(`${log2(r.end - r.start)}/${r.start}`);
-      if (!hash) throw new Error(`evidence log of org ${orgId}: subtree [${r.start}, ${r.end}) is missing`);
-      return hash;
+    const [hash] = await this.rangeHashes(orgId, [{ start, end }]);
+    return hash;
+  }
+
+  /** MTH of each range (a whole proof's ranges, folded from the subtrees and leaf hashes one query reads). */
+  async rangeHashes(orgId: string, ranges: Array<{ start: number; end: number }>): Promise<Buffer[]> {
+    const parts = ranges.map((r) => (r.start === r.end ? [] : alignedRanges(r.start, r.end)));
+    const found = await this.subtrees(this.dataSource, orgId, parts.flat());
+    return parts.map((aligned) => {
+      if (!aligned.length) return emptyRoot();
+      return foldAligned(
+        aligned.map((r) => {
+          const hash = found.get(`${log2(r.end - r.start)}/${r.start}`);
+          if (!hash) throw new Error(`evidence log of org ${orgId}: subtree [${r.start}, ${r.end}) is missing`);
+          return hash;
+        }),
+      );
     });
-    return foldAligned(hashes);
   }
 
   async size(orgId: string): Promise<number> {

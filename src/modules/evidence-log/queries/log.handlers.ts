@@ -2,7 +2,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { NotFoundError } from '../../../common/errors/app-error';
 import { buildEntry, EvidenceLog } from '../evidence-log';
-import { consistencyProofAsync, formatVerifierKey, inclusionProofAsync, publicKeyFromRaw, rawPublicKey } from '../../../../libs/transparency/src';
+import { consistencyProofRanges, formatVerifierKey, inclusionProofRanges, publicKeyFromRaw, rawPublicKey } from '../../../../libs/transparency/src';
 import { LogSigner } from '../log-signer';
 import { EvidenceLogRepository, StoredEntry } from '../persistence/evidence-log.repository';
 import { SigningKeyRepository } from '../persistence/signing-key.repository';
@@ -54,7 +54,7 @@ export class InclusionProofHandler implements IQueryHandler<InclusionProofQuery>
     if (at === null) throw new NotFoundError('No entry of this log has that leaf hash');
     if (at >= treeSize) throw new NotFoundError(`Entry ${at} is not in a tree of size ${treeSize}`);
     const [entry] = await this.log.entries(orgId, at, 1);
-    const path = await inclusionProofAsync(at, treeSize, (start, end) => this.log.rangeHash(orgId, start, end));
+    const path = await this.log.rangeHashes(orgId, inclusionProofRanges(at, treeSize));
     return { index: at, tree_size: treeSize, leaf_hash: b64(entry.leafHash), audit_path: path.map(b64) };
   }
 }
@@ -66,7 +66,7 @@ export class ConsistencyProofHandler implements IQueryHandler<ConsistencyProofQu
   async execute({ props: { orgId, first, second } }: ConsistencyProofQuery) {
     const size = await this.log.size(orgId);
     if (second > size) throw new NotFoundError(`second ${second} is larger than the log (${size} entries)`);
-    const path = await consistencyProofAsync(first, second, (start, end) => this.log.rangeHash(orgId, start, end));
+    const path = await this.log.rangeHashes(orgId, consistencyProofRanges(first, second));
     return { first, second, consistency_path: path.map(b64) };
   }
 }
