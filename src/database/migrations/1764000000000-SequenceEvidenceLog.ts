@@ -5,7 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * one unindexed row and no lock (the per-org transaction lock of 1763880000000 serialized an org's writers
  * up to their commit and halved ingest).
  *
- * `log_pending` is the queue: a writer inserts one row per record, with its leaf, in its own transaction. It
+ * `log_pending` is the queue: a writer inserts one row per record in its own transaction, with its leaf, or
+ * with a reference (`ref`: what the kind's renderer needs to read the record's route once committed). It
  * has no index on purpose: the sequencer drains it whole, and the rows of one drain become `log_entries` rows
  * with the next indexes, in the same transaction as the queue rows are deleted. The queue is not the log (the
  * log is `log_entries`, append-only); a queue row exists only between its record's commit and its integration.
@@ -28,9 +29,11 @@ export class SequenceEvidenceLog1764000000000 implements MigrationInterface {
         org_id uuid NOT NULL,
         kind text NOT NULL,
         record_id text NOT NULL,
-        leaf text NOT NULL,
-        leaf_hash bytea NOT NULL CHECK (length(leaf_hash) = 32),
-        queued_at timestamptz NOT NULL DEFAULT now()
+        leaf text,
+        leaf_hash bytea CHECK (length(leaf_hash) = 32),
+        ref jsonb,
+        queued_at timestamptz NOT NULL DEFAULT now(),
+        CHECK ((leaf IS NULL) = (leaf_hash IS NULL) AND (leaf IS NULL) = (ref IS NOT NULL))
       )`);
     await q.query(`
       CREATE TABLE log_cursors (

@@ -40,5 +40,5 @@ import {
 export class EvidenceLogModule {}
 
 export { EvidenceLog } from './evidence-log';
-export type { LogAppend, LogSource, SourcedEntry } from './evidence-log';
+export type { LogAppend, LogRef, LogRenderer, LogSource, SourcedEntry } from './evidence-log';
 export { LogSigner } from './log-signer';

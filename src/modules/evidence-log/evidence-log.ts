@@ -18,6 +18,21 @@ export interface LogAppend {
   locators?: LogEntryLocators;
 }
 
+/** An entry queued by reference (`appendRef`), as the renderer of its kind gets it once its record committed. */
+export interface LogRef {
+  orgId: string;
+  id: string;
+  ref: Record<string, unknown>;
+  /** When the writing transaction began (the entry's `recorded_at` unless the renderer knows better). */
+  queuedAt: Date;
+}
+
+/**
+ * Builds the entries of records queued by reference, by reading each through its read route's own query
+ * (committed data; the record's answer never changes afterwards). A record not found is left out.
+ */
+export type LogRenderer = (refs: LogRef[]) => Promise<LogAppend[]>;
+
 /** A record a source found committed past its stream's position. */
 export interface SourcedEntry {
   /** The stream (e.g. a flow id) whose positions number the records densely, in commit order. */
@@ -56,6 +71,7 @@ export function buildEntry(item: LogAppend): { leaf: string; leafHash: Buffer } 
 @Injectable()
 export class EvidenceLog {
   private readonly sources = new Map<string, LogSource>();
+  private readonly renderers = new Map<string, LogRenderer>();
 
   constructor(private readonly repository: EvidenceLogRepository) {}
 
@@ -70,6 +86,27 @@ export class EvidenceLog {
       list.map((item) => ({ orgId: item.orgId, kind: item.kind, recordId: item.id, ...buildEntry(item) })),
     );
     return list.map(() => null);
+  }
+
+  /**
+   * Queues one entry per item by reference, in the writer's transaction: `ref` is what the kind's renderer
+   * (`registerRenderer`, by the module owning the record's read route) needs to read the record once
+   * committed. For a record whose read shape the writer cannot build in its transaction.
+   */
+  async appendRef(manager: EntityManager, items: Array<{ orgId: string; kind: string; id: string; ref: Record<string, unknown> }>): Promise<void> {
+    await this.repository.queue(
+      manager,
+      items.map((item) => ({ orgId: item.orgId, kind: item.kind, recordId: item.id, ref: item.ref })),
+    );
+  }
+
+  /** Declares how entries of `kind` queued by reference are built (once per process, at module init). */
+  registerRenderer(kind: string, renderer: LogRenderer): void {
+    this.renderers.set(kind, renderer);
+  }
+
+  renderer(kind: string): LogRenderer | undefined {
+    return this.renderers.get(kind);
   }
 
   /** Declares a kind whose records are their own queue (once per process, at module init). */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { JsonLogger } from '../../common/logging/json-logger';
 import { buildEntry, EvidenceLog } from './evidence-log';
-import { EvidenceLogRepository, ReadyEntry } from './persistence/evidence-log.repository';
+import { EvidenceLogRepository, QueuedEntry, ReadyEntry } from './persistence/evidence-log.repository';
 
 /** Queued entries (and records of each source) integrated per transaction. */
 const BATCH = 2000;
@@ -37,10 +37,39 @@ export class LogSequencer {
     }
   }
 
+  /** Queued entries with their leaves: built by the writer, or now by their kind's renderer (queue order kept). */
+  private async build(queued: QueuedEntry[]): Promise<ReadyEntry[]> {
+    const byKind = new Map<string, QueuedEntry[]>();
+    for (const q of queued) {
+      if (q.leaf !== null) continue;
+      const part = byKind.get(q.kind);
+      if (part) part.push(q);
+      else byKind.set(q.kind, [q]);
+    }
+    const built = new Map<string, { leaf: string; leafHash: Buffer }>();
+    for (const [kind, part] of byKind) {
+      const renderer = this.evidenceLog.renderer(kind);
+      // Rolls the round back: the entries stay queued until a process that knows the kind integrates them.
+      if (!renderer) throw new Error(`evidence log: no renderer for kind '${kind}'`);
+      const items = await renderer(part.map((q) => ({ orgId: q.orgId, id: q.recordId, ref: q.ref!, queuedAt: q.queuedAt })));
+      for (const item of items) built.set(`${item.orgId}/${kind}/${item.id}`, buildEntry({ ...item, kind }));
+    }
+    const ready: ReadyEntry[] = [];
+    for (const q of queued) {
+      const entry = q.leaf !== null ? { leaf: q.leaf, leafHash: q.leafHash } : built.get(`${q.orgId}/${q.kind}/${q.recordId}`);
+      if (!entry) {
+        this.logger.warn(`evidence log: queued ${q.kind} '${q.recordId}' has no record; not logged`, 'EvidenceLog');
+        continue;
+      }
+      ready.push({ orgId: q.orgId, kind: q.kind, recordId: q.recordId, leaf: entry.leaf, leafHash: entry.leafHash, queuedAt: q.queuedAt });
+    }
+    return ready;
+  }
+
   private async integrateBatch(manager: EntityManager): Promise<{ integrated: number; more: boolean }> {
     const queued = await this.repository.drain(manager, BATCH);
     let more = queued.length === BATCH;
-    const candidates: ReadyEntry[] = queued.map((q) => ({ ...q }));
+    const candidates: ReadyEntry[] = await this.build(queued);
     const moved: Array<{ kind: string; positions: Map<string, number> }> = [];
     for (const [kind, source] of this.evidenceLog.allSources()) {
       const found = await source.next(manager, await this.repository.cursors(manager, kind), BATCH);

@@ -2,15 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { alignedRanges, emptyRoot, foldAligned, nodeHash } from '../../../../libs/transparency/src';
 
-/** A queued entry (its leaf built by the writer). */
-export interface QueuedEntry {
+/** A queued entry: its leaf built by the writer, or a reference its kind's renderer reads the record by. */
+export type QueuedEntry = {
   orgId: string;
   kind: string;
   recordId: string;
-  leaf: string;
-  leafHash: Buffer;
   queuedAt: Date;
-}
+} & ({ leaf: string; leafHash: Buffer; ref: null } | { leaf: null; leafHash: null; ref: Record<string, unknown> });
 
 /** An entry ready to be indexed (leaf built). */
 export interface ReadyEntry {
@@ -60,15 +58,25 @@ const SEQUENCER_LOCK = 7_262_026_025;
 export class EvidenceLogRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Queues entries whose leaf the writer built, in the writer's transaction (one statement). */
-  async queue(manager: EntityManager, entries: Array<{ orgId: string; kind: string; recordId: string; leaf: string; leafHash: Buffer }>): Promise<void> {
+  /** Queues entries (leaf built, or a reference), in the writer's transaction (one statement). */
+  async queue(
+    manager: EntityManager,
+    entries: Array<{ orgId: string; kind: string; recordId: string } & ({ leaf: string; leafHash: Buffer } | { ref: Record<string, unknown> })>,
+  ): Promise<void> {
     if (!entries.length) return;
     await manager.query(
-      `INSERT INTO log_pending (org_id, kind, record_id, leaf, leaf_hash)
-       SELECT org_id, kind, record_id, leaf, leaf_hash
-       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bytea[]) WITH ORDINALITY AS e(org_id, kind, record_id, leaf, leaf_hash, n)
+      `INSERT INTO log_pending (org_id, kind, record_id, leaf, leaf_hash, ref)
+       SELECT org_id, kind, record_id, leaf, leaf_hash, ref
+       FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bytea[], $6::jsonb[]) WITH ORDINALITY AS e(org_id, kind, record_id, leaf, leaf_hash, ref, n)
        ORDER BY n`,
-      [entries.map((e) => e.orgId), entries.map((e) => e.kind), entries.map((e) => e.recordId), entries.map((e) => e.leaf), entries.map((e) => e.leafHash)],
+      [
+        entries.map((e) => e.orgId),
+        entries.map((e) => e.kind),
+        entries.map((e) => e.recordId),
+        entries.map((e) => ('leaf' in e ? e.leaf : null)),
+        entries.map((e) => ('leaf' in e ? e.leafHash : null)),
+        entries.map((e) => ('ref' in e ? JSON.stringify(e.ref) : null)),
+      ],
     );
   }
 
@@ -90,17 +98,17 @@ export class EvidenceLogRepository {
    * entries whose records committed before it, and drains follow each other: that is the log's order.
    */
   async drain(manager: EntityManager, limit: number): Promise<QueuedEntry[]> {
-    const rows: Array<{ seq: string; org_id: string; kind: string; record_id: string; leaf: string; leaf_hash: Buffer; queued_at: Date }> =
+    const rows: Array<{ seq: string; org_id: string; kind: string; record_id: string; leaf: string | null; leaf_hash: Buffer | null; ref: Record<string, unknown> | null; queued_at: Date }> =
       await manager.query(
         `WITH taken AS (
            DELETE FROM log_pending WHERE ctid = ANY(ARRAY(SELECT ctid FROM log_pending ORDER BY seq LIMIT $1))
-           RETURNING seq, org_id, kind, record_id, leaf, leaf_hash, queued_at
+           RETURNING seq, org_id, kind, record_id, leaf, leaf_hash, ref, queued_at
          )
          SELECT * FROM taken`,
         [limit],
       );
     rows.sort((a, b) => Number(a.seq) - Number(b.seq));
-    return rows.map((r) => ({ orgId: r.org_id, kind: r.kind, recordId: r.record_id, leaf: r.leaf, leafHash: r.leaf_hash, queuedAt: r.queued_at }));
+    return rows.map((r) => ({ orgId: r.org_id, kind: r.kind, recordId: r.record_id, leaf: r.leaf, leafHash: r.leaf_hash, ref: r.ref, queuedAt: r.queued_at }) as QueuedEntry);
   }
 
   /** The (kind, record id) pairs of these that are in the log already (a record is logged once). */
@@ -282,16 +290,22 @@ export class EvidenceLogRepository {
    * The entry of one record: integrated (with its index), or still queued (index null). One statement, so an
    * entry being integrated is seen on one side or the other.
    */
-  async byRecord(orgId: string, kind: string, recordId: string): Promise<{ index: number | null; leaf: string; leafHash: Buffer } | null> {
-    const rows: Array<{ idx: string | null; leaf: string; leaf_hash: Buffer }> = await this.dataSource.query(
-      `(SELECT idx, leaf, leaf_hash FROM log_entries WHERE org_id = $1 AND kind = $2 AND record_id = $3)
-       UNION ALL
-       (SELECT NULL, leaf, leaf_hash FROM log_pending WHERE org_id = $1 AND kind = $2 AND record_id = $3 LIMIT 1)
-       ORDER BY 1 NULLS LAST LIMIT 1`,
-      [orgId, kind, recordId],
-    );
+  async byRecord(
+    orgId: string,
+    kind: string,
+    recordId: string,
+  ): Promise<{ index: number | null; leaf: string | null; leafHash: Buffer | null; ref: Record<string, unknown> | null; queuedAt: Date | null } | null> {
+    const rows: Array<{ idx: string | null; leaf: string | null; leaf_hash: Buffer | null; ref: Record<string, unknown> | null; queued_at: Date | null }> =
+      await this.dataSource.query(
+        `(SELECT idx, leaf, leaf_hash, NULL::jsonb AS ref, NULL::timestamptz AS queued_at FROM log_entries WHERE org_id = $1 AND kind = $2 AND record_id = $3)
+         UNION ALL
+         (SELECT NULL, leaf, leaf_hash, ref, queued_at FROM log_pending WHERE org_id = $1 AND kind = $2 AND record_id = $3 LIMIT 1)
+         ORDER BY 1 NULLS LAST LIMIT 1`,
+        [orgId, kind, recordId],
+      );
     if (!rows.length) return null;
-    return { index: rows[0].idx === null ? null : Number(rows[0].idx), leaf: rows[0].leaf, leafHash: rows[0].leaf_hash };
+    const r = rows[0];
+    return { index: r.idx === null ? null : Number(r.idx), leaf: r.leaf, leafHash: r.leaf_hash, ref: r.ref, queuedAt: r.queued_at };
   }
 
   /** The first index of a leaf hash in the org's log, or null. */

@@ -82,7 +82,15 @@ export class LookupEntryHandler implements IQueryHandler<LookupEntryQuery> {
   async execute({ props: { orgId, kind, id } }: LookupEntryQuery): Promise<{ index: number | null; leaf: string; leaf_hash: string }> {
     const entry = await this.log.byRecord(orgId, kind, id);
     if (!entry) return this.fromSource(orgId, kind, id);
-    return { index: entry.index, leaf: entry.leaf, leaf_hash: b64(entry.leafHash) };
+    if (entry.leaf === null) {
+      // Queued by reference: the leaf is the one the sequencer will build with the kind's renderer.
+      const renderer = this.evidenceLog.renderer(kind);
+      const [item] = renderer ? await renderer([{ orgId, id, ref: entry.ref!, queuedAt: entry.queuedAt! }]) : [];
+      if (!item) throw new NotFoundError(`No ${kind} '${id}' is logged`);
+      const built = buildEntry({ ...item, kind });
+      return { index: null, leaf: built.leaf, leaf_hash: b64(built.leafHash) };
+    }
+    return { index: entry.index, leaf: entry.leaf, leaf_hash: b64(entry.leafHash!) };
   }
 
   /** A record of a source kind not integrated yet: the leaf is the one the sequencer will build from it. */
