@@ -79,4 +79,22 @@ describe('evidence log: kinds of records', () => {
     const found = (await log(`/lookup?kind=artifact&id=${entry.leaf.id}`).expect(200)).body;
     expect(found.index).toBe(entry.index);
   });
+
+  it('logs an environment snapshot (kind environment_snapshot) over GET /snapshots/{org}/{env}/{n}, and nothing for an unchanged report', async () => {
+    const env = uniqueName('env');
+    const as = (r: any) => r.set(...bearer(org.adminKey));
+    await as(t.http().put(`/api/v2/environments/${org.name}`)).send({ name: env, type: 'server' }).expect(201);
+    const report = (digest: string) =>
+      as(t.http().put(`/api/v2/environments/${org.name}/${env}/report/server`)).send({ artifacts: [{ digests: { 'app.tgz': digest }, creationTimestamp: 1700000000 }] });
+    await report('a'.repeat(64)).expect(201);
+    await report('a'.repeat(64)).expect((r: any) => expect([200, 201]).toContain(r.status)); // unchanged
+    await report('c'.repeat(64)).expect(201);
+    const entries = (await entriesOf('environment_snapshot')).filter((e) => e.leaf.environment === env);
+    expect(entries).toHaveLength(2);
+    for (const [k, e] of entries.entries()) {
+      expect(e.leaf.id).toMatch(new RegExp(`#${k + 1}$`));
+      const snapshot = await as(t.http().get(`/api/v2/snapshots/${org.name}/${env}/${k + 1}`)).expect(200);
+      expect(e.leaf.record_sha256).toBe(sha(snapshot.body));
+    }
+  });
 });

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { SnapshotLogRenderer } from './snapshot-log-renderer';
+import { EvidenceLogModule } from '../evidence-log/evidence-log.module';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { ArchiveEnvironmentHandler } from './commands/archive-environment/archive-environment.handler';
 import { RenameEnvironmentHandler } from './commands/rename-environment/rename-environment.handler';
@@ -42,9 +44,10 @@ import { EnvironmentTypeRegistry } from './types/environment-type.registry';
  * Public surface: EnvironmentTypeRegistry (for type modules). Events go to the outbox (README.md).
  */
 @Module({
-  imports: [ArtifactsModule, TrailsModule, OutboxModule, TagsModule, PoliciesModule],
+  imports: [ArtifactsModule, TrailsModule, OutboxModule, TagsModule, PoliciesModule, EvidenceLogModule],
   controllers: [EnvironmentsController, SnapshotsController, EnvDiffController, EnvironmentLogController, EnvironmentLifecycleController],
   providers: [
+    SnapshotLogRenderer,
     EnvironmentTypeRegistry,
     EnvironmentRepository,
     EnvironmentReader,
