@@ -97,4 +97,25 @@ describe('evidence log: kinds of records', () => {
       expect(e.leaf.record_sha256).toBe(sha(snapshot.body));
     }
   });
+
+  it('logs each custom attestation type version (kind custom_attestation_type_version) over its element of versions, and nothing when unchanged', async () => {
+    const name = uniqueName('type').replace(/-/g, '_');
+    const define = (rules: string[]) =>
+      t
+        .http()
+        .post(`/api/v2/custom-attestation-types/${org.name}`)
+        .set(...bearer(org.adminKey))
+        .field('data_json', JSON.stringify({ name, evaluator: { content_type: 'jq', rules } }))
+        .expect(201);
+    await define(['.age > 21']);
+    await define(['.age > 21']); // the same: no new version
+    await define(['.age > 18']);
+    const entries = (await entriesOf('custom_attestation_type_version')).filter((e) => e.leaf.id.startsWith(`${name}@`));
+    expect(entries.map((e) => e.leaf.id)).toEqual([`${name}@1`, `${name}@2`]);
+    for (const [k, e] of entries.entries()) {
+      const read = await t.http().get(`/api/v2/custom-attestation-types/${org.name}/${name}?version=${k + 1}`).set(...bearer(org.adminKey)).expect(200);
+      const element = read.body.versions.find((v: any) => v.version === k + 1);
+      expect(e.leaf.record_sha256).toBe(sha(element));
+    }
+  });
 });

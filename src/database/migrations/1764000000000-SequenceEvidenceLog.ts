@@ -25,7 +25,7 @@ export class SequenceEvidenceLog1764000000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       CREATE TABLE log_pending (
-        seq bigint GENERATED ALWAYS AS IDENTITY (CACHE 64),
+        seq bigint GENERATED ALWAYS AS IDENTITY,
         org_id uuid NOT NULL,
         kind text NOT NULL,
         record_id text NOT NULL,

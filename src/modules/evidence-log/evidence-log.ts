@@ -13,8 +13,8 @@ export interface LogAppend {
   id: string;
   /** The record as its read route returns it: record_sha256 is the SHA-256 of its RFC 8785 canonical JSON. */
   record: unknown;
-  /** RFC 3339 UTC with microseconds (the record's own creation time). */
-  recordedAt: string;
+  /** The record's own creation time: RFC 3339 UTC with microseconds, or a Date. */
+  recordedAt: string | Date;
   locators?: LogEntryLocators;
 }
 
