@@ -82,19 +82,29 @@ describe('evidence log after kill -9', () => {
       }
       if (page >= res.body.pagination.page_count) break;
     }
-    await waitFor(async () => (await api(port).get('/api/v2/log/log-org/entries?start=0&limit=1').set(...auth)).body.tree_size >= stored.size, {
-      what: 'the sequencer integrates every queued entry',
-    });
-    const entries: Array<{ index: number; leaf: string }> = [];
-    for (let start = 0; ; start += 1000) {
-      const res = await api(port).get(`/api/v2/log/log-org/entries?start=${start}&limit=1000`).set(...auth).expect(200);
-      entries.push(...res.body.entries);
-      if (entries.length >= res.body.tree_size) break;
-    }
+    const allEntries = async () => {
+      const entries: Array<{ index: number; leaf: string }> = [];
+      for (let start = 0; ; start += 1000) {
+        const res = await api(port).get(`/api/v2/log/log-org/entries?start=${start}&limit=1000`).set(...auth).expect(200);
+        entries.push(...res.body.entries);
+        if (entries.length >= res.body.tree_size) return entries;
+      }
+    };
+    const attestationIds = (entries: Array<{ leaf: string }>) =>
+      entries.map((e) => JSON.parse(e.leaf)).filter((l) => l.kind === 'attestation').map((l) => l.id as string);
+    // The trails the clients began are logged too (kind trail); attestations are what this test counts.
+    const entries = await waitFor(async () => {
+      const all = await allEntries();
+      return attestationIds(all).length >= stored.size ? all : undefined;
+    }, { what: 'the sequencer integrates every committed attestation' });
     expect(entries.map((e) => e.index)).toEqual(entries.map((_, i) => i));
-    const ids = entries.map((e) => JSON.parse(e.leaf).id as string);
+    const ids = attestationIds(entries);
     expect(new Set(ids).size).toBe(ids.length);
     expect(new Set(ids)).toEqual(new Set(stored.keys()));
+    // The six trails the clients began, once each.
+    expect(entries.map((e) => JSON.parse(e.leaf)).filter((l) => l.kind === 'trail').map((l) => l.trail).sort()).toEqual(
+      Array.from({ length: 6 }, (_, c) => `trail-${c}`),
+    );
     // And a signed checkpoint covers them all.
     await waitFor(
       async () => {
