@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { NotFoundError } from '../../../common/errors/app-error';
-import { preparedQuery } from '../../../database/prepared-query';
+import { preparedQuery, preparedQueryIn } from '../../../database/prepared-query';
 import { ident, selectList, Sql, sql, SqlIdent } from '../../../database/sql';
 
 /**
@@ -112,7 +112,12 @@ const COMMITTED_AFTER = sql`WITH k AS (
     to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_at,
     a.flow_id AS log_stream, a.flow_seq AS log_position
   FROM moved m
-  JOIN attestations a ON a.org_id = m.org_id AND a.flow_id = m.flow_id AND a.flow_seq > m.after AND a.flow_seq <= m.upto
+  -- per flow, a range of its (org_id, flow_id, flow_seq) key: never a scan of the table
+  CROSS JOIN LATERAL (
+    SELECT * FROM attestations x
+    WHERE x.org_id = m.org_id AND x.flow_id = m.flow_id AND x.flow_seq > m.after AND x.flow_seq <= m.upto
+    ORDER BY x.flow_seq LIMIT $3
+  ) a
   JOIN flows f ON f.id = a.flow_id
   JOIN trails t ON t.id = a.trail_id
   JOIN organizations o ON o.id = a.org_id
@@ -239,7 +244,12 @@ export class AttestationReader {
     positions: Array<{ stream: string; position: number }>,
     limit: number,
   ): Promise<Array<AttestationRow & { org_id: string; recorded_at: string; log_stream: string; log_position: string }>> {
-    return manager.query(COMMITTED_AFTER, [positions.map((p) => p.stream), positions.map((p) => p.position), limit]);
+    // Named: planned once per connection (the sequencer runs it every round).
+    return preparedQueryIn(manager, 'veritrail_attestations_committed_after_v1', COMMITTED_AFTER, [
+      positions.map((p) => p.stream),
+      positions.map((p) => p.position),
+      limit,
+    ]);
   }
 
   /** Versions of one slot, newest first: a trail slot (artifactName null) or `<artifact>.<name>`. */
