@@ -131,6 +131,13 @@ const BENCHES: Record<string, Bench> = {
     options: '[--requests N] [--pods N] [--images N] [--rounds N]',
     quick: '--requests 10 --pods 200 --images 40 --rounds 1',
   },
+  'evidence-log': {
+    script: 'bench/evidence-log/run.ts',
+    needsBuild: true,
+    what: 'evidence log: commit -> integrated and -> signed checkpoint lag under ingest; inclusion and consistency proofs at 1,000,000 leaves',
+    options: '[--leaves N] [--samples N] [--seconds N] [--clients N]',
+    quick: '--leaves 5000 --samples 10 --seconds 2',
+  },
   load: {
     script: 'bench/load/run.ts',
     needsBuild: true,

@@ -11,6 +11,7 @@ import { bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait';
 
+const NO_ORG = '00000000-0000-4000-8000-00000000dead';
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
 /** Splits a signed note into its text (up to and including the last newline before the blank line) and signature lines. */
@@ -37,7 +38,8 @@ describe('evidence log (attestations)', () => {
   const origin = 'log.example.test';
 
   beforeAll(async () => {
-    t = await startTestApp({ LOG_ORIGIN: origin, LOG_CHECKPOINT_INTERVAL_MS: '3600000' });
+    // The test runs the sequencer and the signer itself (signDue), so what each step sees is fixed.
+    t = await startTestApp({ LOG_ORIGIN: origin, LOG_CHECKPOINT_INTERVAL_MS: '3600000', LOG_SEQUENCE_INTERVAL_MS: '60000' });
     signer = t.app.get(LogSigner, { strict: false });
     dataSource = t.dataSource;
   });
@@ -144,6 +146,19 @@ describe('evidence log (attestations)', () => {
     await get('/lookup?kind=attestation&id=nope').expect(404);
   });
 
+  it('answers a lookup with index null until the sequencer integrates the entry, then with its index and the same leaf', async () => {
+    const flow = uniqueName('flow');
+    const id = await attest(flow, 't', 'queued');
+    const before = (await get(`/lookup?kind=attestation&id=${id}`).expect(200)).body;
+    expect(before.index).toBeNull();
+    expect((await get('/entries?start=0&limit=10').expect(200)).body.tree_size).toBe(0);
+    await signer.signDue();
+    const after = (await get(`/lookup?kind=attestation&id=${id}`).expect(200)).body;
+    expect(after).toEqual({ index: 0, leaf: before.leaf, leaf_hash: before.leaf_hash });
+    const read = await t.http().get(`/api/v2/attestations/${org.name}?attestation_id=${id}`).set(...bearer(org.adminKey)).expect(200);
+    expect(JSON.parse(after.leaf).record_sha256).toBe(createHash('sha256').update(canonicalJson(read.body.data[0]), 'utf8').digest('hex'));
+  });
+
   it('logs concurrent writers gaplessly, one entry per attestation, and nothing for a refused one', async () => {
     const flow = uniqueName('flow');
     await attest(flow, 't0', 'first'); // creates the flow
@@ -172,11 +187,13 @@ describe('evidence log (attestations)', () => {
   it('refuses UPDATE and DELETE on the log tables, naming the rule', async () => {
     await attest(uniqueName('flow'), 't', 'a');
     await signer.signDue();
+    // A stored subtree row (16 leaves and up are stored): one of an org that does not exist, to try on.
+    await dataSource.query(`INSERT INTO log_subtrees (org_id, level, start, hash) VALUES ($1, 4, 0, $2)`, [NO_ORG, Buffer.alloc(32)]);
     for (const sql of [
       `UPDATE log_entries SET leaf = 'x' WHERE org_id = (SELECT id FROM organizations WHERE name = $1)`,
       `DELETE FROM log_entries WHERE org_id = (SELECT id FROM organizations WHERE name = $1)`,
-      `UPDATE log_subtrees SET hash = hash WHERE org_id = (SELECT id FROM organizations WHERE name = $1)`,
-      `DELETE FROM log_subtrees WHERE org_id = (SELECT id FROM organizations WHERE name = $1)`,
+      `UPDATE log_subtrees SET hash = hash WHERE org_id = '${NO_ORG}' AND $1::text IS NOT NULL`,
+      `DELETE FROM log_subtrees WHERE org_id = '${NO_ORG}' AND $1::text IS NOT NULL`,
       `UPDATE log_checkpoints SET note = 'x' WHERE org_id = (SELECT id FROM organizations WHERE name = $1)`,
       `DELETE FROM log_checkpoints WHERE org_id = (SELECT id FROM organizations WHERE name = $1)`,
     ]) {
@@ -184,6 +201,40 @@ describe('evidence log (attestations)', () => {
     }
     await expect(dataSource.query(`DELETE FROM log_signing_keys`)).rejects.toThrow(/append-only: DELETE on log_signing_keys/);
     await expect(dataSource.query(`UPDATE log_signing_keys SET public_key = public_key, name = name || 'x'`)).rejects.toThrow(/append-only/);
+  });
+
+  it('refuses UPDATE, DELETE and TRUNCATE on the evidence tables, naming the rule', async () => {
+    const flow = uniqueName('flow');
+    const content = Buffer.from(`evidence ${uniqueName('e')}`);
+    await postGeneric(t, org.adminKey, org.name, flow, 't', { attestation_name: 'kept', is_compliant: true }, { content, filename: 'e.txt' }).expect(201);
+    const ofOrg = `org_id = (SELECT id FROM organizations WHERE name = $1)`;
+    for (const sql of [
+      `UPDATE attestations SET is_compliant = false WHERE ${ofOrg}`,
+      `DELETE FROM attestations WHERE ${ofOrg}`,
+      `UPDATE trail_moments SET created_at = now() WHERE ${ofOrg}`,
+      `DELETE FROM trail_moments WHERE ${ofOrg}`,
+      `UPDATE evidence_blobs SET content = 'x' WHERE sha256 = (SELECT evidence_sha256 FROM attestations WHERE ${ofOrg})`,
+      `DELETE FROM evidence_blobs WHERE sha256 = (SELECT evidence_sha256 FROM attestations WHERE ${ofOrg})`,
+    ]) {
+      await expect(dataSource.query(sql, [org.name])).rejects.toThrow(/append-only: (UPDATE|DELETE) on (attestations|trail_moments|evidence_blobs) is refused/);
+    }
+    // Every evidence table has both triggers (row: UPDATE and DELETE; statement: TRUNCATE).
+    const rows: Array<{ table: string; n: string }> = await dataSource.query(
+      `SELECT c.relname AS table, count(*) AS n FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid
+       JOIN pg_proc p ON p.oid = g.tgfoid WHERE p.proname = 'evidence_append_only' GROUP BY c.relname ORDER BY c.relname`,
+    );
+    expect(rows).toEqual(
+      ['artifacts', 'attestations', 'custom_attestation_type_versions', 'environment_events', 'environment_snapshots', 'evidence_blobs', 'policy_versions', 'trail_moments'].map(
+        (table) => ({ table, n: '2' }),
+      ),
+    );
+    // TRUNCATE is refused before anything goes (tried in a transaction that is rolled back whatever happens).
+    await expect(
+      dataSource.transaction(async (m) => {
+        await m.query(`TRUNCATE log_entries, log_subtrees, log_checkpoints, log_signing_keys`);
+        throw new Error('TRUNCATE went through');
+      }),
+    ).rejects.toThrow(/append-only: TRUNCATE on log_\w+ is refused/);
   });
 
   it("keeps one org's log apart from another's", async () => {

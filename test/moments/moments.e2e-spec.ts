@@ -133,12 +133,16 @@ describe('trail moments', () => {
     await c.beginTrail('app', { name: 'old' }).expect(201); // 1
     await c.attest('app', 'old', { attestation_name: 'pull-request', is_compliant: true }).expect(201); // 2
     await c.attest('app', 'old', { attestation_name: 'pull-request', is_compliant: false }).expect(201); // 3
-    await t.dataSource.query(
-      `UPDATE trail_moments SET created_at = now() - CASE moment_number WHEN 1 THEN interval '40 days' ELSE interval '2 days' END
-       WHERE moment_number < 3 AND trail_id = (SELECT t.id FROM trails t JOIN flows f ON f.id = t.flow_id
-         WHERE f.org_id = (SELECT id FROM organizations WHERE name = $1) AND t.name = 'old')`,
-      [org.name],
-    );
+    // Backdated behind the service's back (moments are append-only: the trigger is bypassed as a superuser can).
+    await t.dataSource.transaction(async (m) => {
+      await m.query(`SET LOCAL session_replication_role = replica`);
+      await m.query(
+        `UPDATE trail_moments SET created_at = now() - CASE moment_number WHEN 1 THEN interval '40 days' ELSE interval '2 days' END
+         WHERE moment_number < 3 AND trail_id = (SELECT t.id FROM trails t JOIN flows f ON f.id = t.flow_id
+           WHERE f.org_id = (SELECT id FROM organizations WHERE name = $1) AND t.name = 'old')`,
+        [org.name],
+      );
+    });
     const at = async (expression: string) => (await c.moment('app', 'old', expression)).body.moment_number;
     expect(await at('@{1.hour.ago}')).toBe(2);
     expect(await at('@{1.day.ago}')).toBe(2);

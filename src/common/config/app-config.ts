@@ -403,6 +403,8 @@ export interface EvidenceLogSettings {
   signingKeyFile?: string;
   /** LOG_CHECKPOINT_INTERVAL_MS: at most one signed checkpoint per org per interval (default 1000). */
   checkpointIntervalMs: number;
+  /** LOG_SEQUENCE_INTERVAL_MS: how often the sequencer integrates queued entries (default 250). */
+  sequenceIntervalMs: number;
 }
 
 function loadEvidenceLogSettings(env: NodeJS.ProcessEnv, publicBaseUrl: string): EvidenceLogSettings {
@@ -413,6 +415,7 @@ function loadEvidenceLogSettings(env: NodeJS.ProcessEnv, publicBaseUrl: string):
     signingKeyPem: env.LOG_SIGNING_KEY || undefined,
     signingKeyFile: env.LOG_SIGNING_KEY_FILE || undefined,
     checkpointIntervalMs: parseInteger('LOG_CHECKPOINT_INTERVAL_MS', env.LOG_CHECKPOINT_INTERVAL_MS, 1000, 10, 3_600_000, 'a whole number of milliseconds from 10 to 3600000'),
+    sequenceIntervalMs: parseInteger('LOG_SEQUENCE_INTERVAL_MS', env.LOG_SEQUENCE_INTERVAL_MS, 250, 10, 60_000, 'a whole number of milliseconds from 10 to 60000'),
   };
 }
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { EvidenceLogModule } from '../evidence-log/evidence-log.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { ReposModule } from '../repos/repos.module';
 import { ArtifactDirectory } from './artifact-directory';
@@ -13,7 +14,7 @@ import { ArtifactRepository } from './persistence/artifact.repository';
  * fingerprint).
  */
 @Module({
-  imports: [LedgerModule, ReposModule],
+  imports: [LedgerModule, ReposModule, EvidenceLogModule],
   controllers: [ArtifactsController],
   providers: [ArtifactRepository, ArtifactProvenanceReader, ArtifactDirectory, ReportArtifactHandler],
   exports: [ArtifactDirectory],

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { EvidenceLogModule } from '../evidence-log/evidence-log.module';
 import { ArchiveCustomTypeHandler } from './commands/archive-custom-type/archive-custom-type.handler';
 import { DefineCustomTypeHandler } from './commands/define-custom-type/define-custom-type.handler';
 import { CustomAttestationTypeDirectory } from './custom-type-directory';
@@ -15,6 +16,7 @@ import { CustomTypeRules } from './rules/custom-type-rules';
  * the `custom` attestation type.
  */
 @Module({
+  imports: [EvidenceLogModule],
   controllers: [CustomAttestationTypesController],
   providers: [CustomTypeRepository, CustomTypeRules, CustomAttestationTypeDirectory, DefineCustomTypeHandler, ArchiveCustomTypeHandler, GetCustomTypeHandler, ListCustomTypesHandler],
   exports: [CustomAttestationTypeDirectory],

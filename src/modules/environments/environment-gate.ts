@@ -4,6 +4,7 @@ import { AppConfig } from '../../common/config/app-config';
 import { InjectConfig } from '../../common/config/config.decorators';
 import { BadRequestError, NotFoundError } from '../../common/errors/app-error';
 import { UnitOfWork } from '../../database/unit-of-work';
+import { EvidenceLog } from '../evidence-log/evidence-log.module';
 import { Outbox } from '../outbox/outbox.module';
 import { PolicyGate } from '../policies/policies.module';
 import { ComplianceEvaluator } from './compliance/compliance-evaluator';
@@ -44,6 +45,7 @@ export class EnvironmentGate {
     private readonly policies: PolicyGate,
     private readonly outbox: Outbox,
     private readonly eventLog: EnvironmentEventRepository,
+    private readonly evidenceLog: EvidenceLog,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -132,6 +134,10 @@ export class EnvironmentGate {
       await this.outbox.append(manager, ...events.map((e) => ({ orgId, ...e })));
       // The environment's event log sees a snapshot judged anew like one a report made (compliance changes).
       await this.eventLog.append(manager, orgId, env.id, number, logEntries(events));
+      // The snapshot is a record of the evidence log (kind `environment_snapshot`, read through its snapshot route).
+      await this.evidenceLog.appendRef(manager, [
+        { orgId, kind: 'environment_snapshot', id: `${env.id}#${number}`, ref: { org: orgName, environment: env.name, snapshot: number } },
+      ]);
       return number;
     });
   }

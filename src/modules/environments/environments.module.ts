@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { SnapshotLogRenderer } from './snapshot-log-renderer';
+import { EvidenceLogModule } from '../evidence-log/evidence-log.module';
 import { ArchiveEnvironmentHandler } from './commands/archive-environment/archive-environment.handler';
 import { RenameEnvironmentHandler } from './commands/rename-environment/rename-environment.handler';
 import { EnvironmentLifecycleController } from './environment-lifecycle.controller';
@@ -42,9 +44,10 @@ import { EnvironmentTypeRegistry } from './types/environment-type.registry';
  * Public surface: EnvironmentTypeRegistry (for type modules). Events go to the outbox (README.md).
  */
 @Module({
-  imports: [ArtifactsModule, TrailsModule, OutboxModule, TagsModule, PoliciesModule, FlowsModule],
+  imports: [ArtifactsModule, TrailsModule, OutboxModule, TagsModule, PoliciesModule, FlowsModule, EvidenceLogModule],
   controllers: [EnvironmentsController, SnapshotsController, EnvDiffController, EnvironmentLogController, EnvironmentLifecycleController],
   providers: [
+    SnapshotLogRenderer,
     EnvironmentTypeRegistry,
     EnvironmentRepository,
     EnvironmentReader,

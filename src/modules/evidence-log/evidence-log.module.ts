@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EvidenceLog } from './evidence-log';
 import { EvidenceLogController } from './evidence-log.controller';
+import { LogSequencer } from './log-sequencer';
 import { LogSigner } from './log-signer';
 import { EvidenceLogRepository } from './persistence/evidence-log.repository';
 import { SigningKeyRepository } from './persistence/signing-key.repository';
@@ -15,9 +16,9 @@ import {
 
 /**
  * The evidence log: one RFC 6962 Merkle log per organization, signed checkpoints, proofs (README.md). Owns
- * `log_entries`, `log_subtrees`, `log_checkpoints` and `log_signing_keys`.
- * Public surface: EvidenceLog (writers append inside their own transaction) and LogSigner (the signing key and
- * checkpoint rounds).
+ * `log_pending`, `log_cursors`, `log_entries`, `log_subtrees`, `log_checkpoints` and `log_signing_keys`.
+ * Public surface: EvidenceLog (writers append inside their own transaction, or register their kind as a source
+ * whose records are their own queue), LogSigner (the signing key, sequencing and checkpoint rounds).
  */
 @Module({
   controllers: [EvidenceLogController],
@@ -26,6 +27,7 @@ import {
     EvidenceLogRepository,
     SigningKeyRepository,
     LogSigner,
+    LogSequencer,
     GetCheckpointHandler,
     ListEntriesHandler,
     InclusionProofHandler,
@@ -38,7 +40,7 @@ import {
 export class EvidenceLogModule {}
 
 export { EvidenceLog } from './evidence-log';
-export type { LogAppend } from './evidence-log';
+export type { LogAppend, LogRef, LogRenderer, LogSource, SourcedEntry } from './evidence-log';
 export { LogSigner } from './log-signer';
 // Read messages other modules may dispatch on the query bus (the audit package reads the log as its routes do).
 export { GetCheckpointQuery, InclusionProofQuery, ListEntriesQuery, ListLogKeysQuery, LookupEntryQuery } from './queries/log.queries';

@@ -13,39 +13,113 @@ export interface LogAppend {
   id: string;
   /** The record as its read route returns it: record_sha256 is the SHA-256 of its RFC 8785 canonical JSON. */
   record: unknown;
-  /** RFC 3339 UTC with microseconds (the record's own creation time). */
-  recordedAt: string;
+  /** The record's own creation time: RFC 3339 UTC with microseconds, or a Date. */
+  recordedAt: string | Date;
   locators?: LogEntryLocators;
 }
 
+/** An entry queued by reference (`appendRef`), as the renderer of its kind gets it once its record committed. */
+export interface LogRef {
+  orgId: string;
+  id: string;
+  ref: Record<string, unknown>;
+  /** When the writing transaction began (the entry's `recorded_at` unless the renderer knows better). */
+  queuedAt: Date;
+}
+
 /**
- * The evidence log's write facade: a writer calls `append` inside its own transaction, so the record and its
- * log entry commit together or not at all. Entries are indexed at once under a per-org lock held to commit.
+ * Builds the entries of records queued by reference, by reading each through its read route's own query
+ * (committed data; the record's answer never changes afterwards). A record not found is left out.
+ */
+export type LogRenderer = (refs: LogRef[]) => Promise<LogAppend[]>;
+
+/** A record a source found committed past its stream's position. */
+export interface SourcedEntry {
+  /** The stream (e.g. a flow id) whose positions number the records densely, in commit order. */
+  stream: string;
+  position: number;
+  item: LogAppend;
+}
+
+/**
+ * A kind whose records are their own queue (for a hot write path, which then pays nothing for the log): the
+ * owning module numbers its records densely per stream, in commit order (e.g. attestations per flow under the
+ * flow's counter), and the sequencer asks it for what committed past the positions it has integrated.
+ */
+export interface LogSource {
+  /**
+   * Records committed past `positions` (a stream not listed is at 0), as what `append` would be given, oldest
+   * first, at most `limit`; for each stream a prefix of what follows its position.
+   */
+  next(manager: EntityManager, positions: Array<{ stream: string; position: number }>, limit: number): Promise<SourcedEntry[]>;
+  /** What `append` would be given for these record ids (a record not found is left out); for `lookup`. */
+  render(manager: EntityManager, ids: string[]): Promise<LogAppend[]>;
+}
+
+/** An entry built from what a writer gave: its leaf text and hash. */
+export function buildEntry(item: LogAppend): { leaf: string; leafHash: Buffer } {
+  const entry = buildLogEntry({ kind: item.kind, org: item.org, id: item.id, recordedAt: item.recordedAt, record: item.record, locators: item.locators });
+  return { leaf: entry.leaf, leafHash: entry.leafHash };
+}
+
+/**
+ * The evidence log's write facade. A writer calls `append` inside its own transaction: the entry is queued
+ * there (one insert, no lock), so it commits with the record or not at all, and the sequencer (LogSequencer)
+ * gives it the next index of its org's log soon after the commit. A hot write path may instead register its
+ * kind as a `LogSource` (its records are their own queue).
  */
 @Injectable()
 export class EvidenceLog {
+  private readonly sources = new Map<string, LogSource>();
+  private readonly renderers = new Map<string, LogRenderer>();
+
   constructor(private readonly repository: EvidenceLogRepository) {}
 
-  /** One entry per item, in order; items may belong to different orgs. Returns each entry's index. */
-  async append(manager: EntityManager, items: LogAppend | LogAppend[]): Promise<number[]> {
+  /**
+   * Queues one entry per item, in order; items may belong to different orgs. The indexes are given by the
+   * sequencer after commit, so every element of the answer is null (`GET /log/{org}/lookup` finds them).
+   */
+  async append(manager: EntityManager, items: LogAppend | LogAppend[]): Promise<Array<number | null>> {
     const list = Array.isArray(items) ? items : [items];
-    const byOrg = new Map<string, Array<{ at: number; item: LogAppend }>>();
-    list.forEach((item, at) => {
-      const part = byOrg.get(item.orgId);
-      if (part) part.push({ at, item });
-      else byOrg.set(item.orgId, [{ at, item }]);
-    });
-    const indexes = new Array<number>(list.length);
-    // Locks in org id order: two writers of the same orgs cannot deadlock on each other.
-    for (const orgId of [...byOrg.keys()].sort()) {
-      const part = byOrg.get(orgId)!;
-      const built = part.map(({ item }) => {
-        const entry = buildLogEntry({ kind: item.kind, org: item.org, id: item.id, recordedAt: item.recordedAt, record: item.record, locators: item.locators });
-        return { kind: item.kind, recordId: item.id, leaf: entry.leaf, leafHash: entry.leafHash };
-      });
-      const got = await this.repository.append(manager, orgId, built);
-      part.forEach(({ at }, k) => (indexes[at] = got[k]));
-    }
-    return indexes;
+    await this.repository.queue(
+      manager,
+      list.map((item) => ({ orgId: item.orgId, kind: item.kind, recordId: item.id, ...buildEntry(item) })),
+    );
+    return list.map(() => null);
+  }
+
+  /**
+   * Queues one entry per item by reference, in the writer's transaction: `ref` is what the kind's renderer
+   * (`registerRenderer`, by the module owning the record's read route) needs to read the record once
+   * committed. For a record whose read shape the writer cannot build in its transaction.
+   */
+  async appendRef(manager: EntityManager, items: Array<{ orgId: string; kind: string; id: string; ref: Record<string, unknown> }>): Promise<void> {
+    await this.repository.queue(
+      manager,
+      items.map((item) => ({ orgId: item.orgId, kind: item.kind, recordId: item.id, ref: item.ref })),
+    );
+  }
+
+  /** Declares how entries of `kind` queued by reference are built (once per process, at module init). */
+  registerRenderer(kind: string, renderer: LogRenderer): void {
+    this.renderers.set(kind, renderer);
+  }
+
+  renderer(kind: string): LogRenderer | undefined {
+    return this.renderers.get(kind);
+  }
+
+  /** Declares a kind whose records are their own queue (once per process, at module init). */
+  registerSource(kind: string, source: LogSource): void {
+    this.sources.set(kind, source);
+  }
+
+  source(kind: string): LogSource | undefined {
+    return this.sources.get(kind);
+  }
+
+  /** The kinds with a source, and their sources. */
+  allSources(): Array<[string, LogSource]> {
+    return [...this.sources];
   }
 }

@@ -3,23 +3,29 @@ import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
 import { JsonLogger } from '../../common/logging/json-logger';
 import { DsseSigner, emptyCheckpoint, formatVerifierKey, keyIdHex, signCheckpoint } from '../../../libs/transparency/src';
 import { loadSigningKey, LoadedSigningKey } from './log-signing-key';
+import { LogSequencer } from './log-sequencer';
 import { EvidenceLogRepository } from './persistence/evidence-log.repository';
 import { SigningKeyRepository } from './persistence/signing-key.repository';
 
 /**
- * Holds the log's signing key and signs checkpoints: every LOG_CHECKPOINT_INTERVAL_MS, each org whose log grew
- * gets one checkpoint of its current size. `signDue()` is the whole of one round (tests call it directly).
+ * Holds the log's signing key, runs the sequencer and signs checkpoints: every LOG_SEQUENCE_INTERVAL_MS the
+ * queued entries are integrated, and at most every LOG_CHECKPOINT_INTERVAL_MS each org whose log grew gets one
+ * checkpoint of its current size (signed right after an integration, so an entry waits at most one interval
+ * plus one sequencing round). `signDue()` is the whole of one round, integration and signing (tests call it).
  */
 @Injectable()
 export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown {
   private key?: LoadedSigningKey;
   private timer?: NodeJS.Timeout;
   private round: Promise<void> = Promise.resolve();
+  private busy = false;
+  private lastSigned = 0;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly log: EvidenceLogRepository,
     private readonly keys: SigningKeyRepository,
+    private readonly sequencer: LogSequencer,
     private readonly logger: JsonLogger,
   ) {}
 
@@ -33,7 +39,8 @@ export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown 
       this.logger.log(`evidence log: signing key from ${this.key.source}; verifier key ${vkey}`, 'EvidenceLog');
     }
     if (this.config.role !== 'api') {
-      this.timer = setInterval(() => void this.signDue(), this.config.evidenceLog.checkpointIntervalMs);
+      this.lastSigned = Date.now();
+      this.timer = setInterval(() => void this.tick(), this.config.evidenceLog.sequenceIntervalMs);
       this.timer.unref();
     }
   }
@@ -47,11 +54,36 @@ export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown 
     return `${this.config.evidenceLog.origin}/${orgName}`;
   }
 
-  /** Signs a checkpoint for every org whose log grew since its last one. Rounds never overlap. */
+  /**
+   * Integrates what is queued, then signs a checkpoint for every org whose log grew since its last one.
+   * Rounds never overlap.
+   */
   signDue(): Promise<void> {
-    this.round = this.round.then(() => this.signRound()).catch((error) => {
-      this.logger.warn(`evidence log: checkpoint round failed: ${(error as Error)?.message}`, 'EvidenceLog');
-    });
+    return this.schedule(true);
+  }
+
+  /** The timer's round: integrates; signs when the checkpoint interval has passed. A busy round is skipped. */
+  private tick(): Promise<void> {
+    if (this.busy) return this.round;
+    return this.schedule(Date.now() - this.lastSigned >= this.config.evidenceLog.checkpointIntervalMs);
+  }
+
+  private schedule(sign: boolean): Promise<void> {
+    this.busy = true;
+    this.round = this.round
+      .then(async () => {
+        await this.sequencer.integrate();
+        if (sign) {
+          this.lastSigned = Date.now();
+          await this.signRound();
+        }
+      })
+      .catch((error) => {
+        this.logger.warn(`evidence log: sequencing or checkpoint round failed: ${(error as Error)?.message}`, 'EvidenceLog');
+      })
+      .finally(() => {
+        this.busy = false;
+      });
     return this.round;
   }
 

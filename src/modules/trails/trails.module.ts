@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AttestationsModule } from '../attestations/attestations.module';
+import { EvidenceLogModule } from '../evidence-log/evidence-log.module';
 import { FlowsModule } from '../flows/flows.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { ReposModule } from '../repos/repos.module';
@@ -11,6 +12,7 @@ import { GetTrailMomentHandler } from './queries/get-trail-moment/get-trail-mome
 import { GetTrailHandler } from './queries/get-trail/get-trail.handler';
 import { ListTrailsHandler } from './queries/list-trails/list-trails.handler';
 import { TrailPolicyInput } from './trail-policy-input';
+import { TrailLogRenderers } from './trail-log-renderers';
 import { TrailsController } from './trails.controller';
 
 /**
@@ -19,12 +21,13 @@ import { TrailsController } from './trails.controller';
  * read side (TrailStateReader) joins the ledger's, the artifacts' and the attestations' tables in one
  * statement so that a state is one consistent snapshot.
  * Public surface: TrailStateReader (a trail's compliance state at any moment) and TrailPolicyInput (trails
- * pinned at moments, as a policy's input sees them).
+ * pinned at moments, as a policy's input sees them). TrailLogRenderers builds the evidence log entries of trails
+ * begun or updated and of artifact reports (kinds `trail` and `artifact`) from the moment route.
  */
 @Module({
-  imports: [LedgerModule, FlowsModule, ReposModule, AttestationsModule],
+  imports: [LedgerModule, FlowsModule, ReposModule, AttestationsModule, EvidenceLogModule],
   controllers: [TrailsController],
-  providers: [TrailStateReader, TrailListReader, TrailPolicyInput, MomentCache, BeginTrailHandler, GetTrailHandler, ListTrailsHandler, GetTrailMomentHandler],
+  providers: [TrailStateReader, TrailListReader, TrailPolicyInput, MomentCache, BeginTrailHandler, GetTrailHandler, ListTrailsHandler, GetTrailMomentHandler, TrailLogRenderers],
   exports: [TrailStateReader, TrailPolicyInput],
 })
 export class TrailsModule {}
@@ -37,3 +40,4 @@ export type { TrailStatus } from './domain/compliance';
 
 // Read messages other modules may dispatch (the audit package copies a trail as its read route answers it).
 export { GetTrailQuery } from './queries/get-trail/get-trail.query';
+export type { MomentLogRef } from './trail-log-renderers';

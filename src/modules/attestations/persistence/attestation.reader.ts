@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { NotFoundError } from '../../../common/errors/app-error';
-import { preparedQuery } from '../../../database/prepared-query';
+import { preparedQuery, preparedQueryIn } from '../../../database/prepared-query';
 import { ident, selectList, Sql, sql, SqlIdent } from '../../../database/sql';
 
 /**
@@ -94,6 +94,35 @@ const WRITTEN_ROWS = sql`SELECT ${ATTESTATION_COLUMNS.sql}, a.org_id,
   JOIN flows f ON f.id = a.flow_id
   JOIN trails t ON t.id = a.trail_id
   JOIN organizations o ON o.id = a.org_id`.text;
+
+/**
+ * Attestations committed past per-flow positions (the evidence log's cursors): a flow's `flow_seq` numbers are
+ * dense and taken under its counter row, which stays locked until commit, so every row up to the counter's
+ * committed count is committed, and a flow's rows commit in `flow_seq` order. At most $3 rows per flow, and
+ * $3 in all, oldest first ($1 flow ids, $2 their positions; a flow not listed is at 0).
+ */
+const COMMITTED_AFTER = sql`WITH k AS (
+    SELECT * FROM unnest($1::uuid[], $2::bigint[]) AS k(flow_id, seq)
+  ), moved AS (
+    SELECT c.org_id, c.flow_id, COALESCE(k.seq, 0) AS after, LEAST(c.attestation_count, COALESCE(k.seq, 0) + $3) AS upto
+    FROM flow_attestation_counters c LEFT JOIN k ON k.flow_id = c.flow_id
+    WHERE c.attestation_count > COALESCE(k.seq, 0)
+  )
+  SELECT ${ATTESTATION_COLUMNS.sql}, a.org_id,
+    to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_at,
+    a.flow_id AS log_stream, a.flow_seq AS log_position
+  FROM moved m
+  -- per flow, a range of its (org_id, flow_id, flow_seq) key: never a scan of the table
+  CROSS JOIN LATERAL (
+    SELECT * FROM attestations x
+    WHERE x.org_id = m.org_id AND x.flow_id = m.flow_id AND x.flow_seq > m.after AND x.flow_seq <= m.upto
+    ORDER BY x.flow_seq LIMIT $3
+  ) a
+  JOIN flows f ON f.id = a.flow_id
+  JOIN trails t ON t.id = a.trail_id
+  JOIN organizations o ON o.id = a.org_id
+  ORDER BY a.created_at, a.flow_id, a.flow_seq
+  LIMIT $3`.text;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -204,6 +233,23 @@ export class AttestationReader {
       `${WRITTEN_ROWS} WHERE a.id = ANY($1::uuid[]) ORDER BY a.flow_seq`,
       [ids],
     );
+  }
+
+  /**
+   * For the evidence log: attestation rows committed past the given per-flow positions (see COMMITTED_AFTER),
+   * each with its flow id and flow_seq as its stream and position.
+   */
+  async committedAfter(
+    manager: EntityManager,
+    positions: Array<{ stream: string; position: number }>,
+    limit: number,
+  ): Promise<Array<AttestationRow & { org_id: string; recorded_at: string; log_stream: string; log_position: string }>> {
+    // Named: planned once per connection (the sequencer runs it every round).
+    return preparedQueryIn(manager, 'veritrail_attestations_committed_after_v1', COMMITTED_AFTER, [
+      positions.map((p) => p.stream),
+      positions.map((p) => p.position),
+      limit,
+    ]);
   }
 
   /** Versions of one slot, newest first: a trail slot (artifactName null) or `<artifact>.<name>`. */

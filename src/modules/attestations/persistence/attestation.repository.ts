@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { preparedQuery, preparedQueryIn } from '../../../database/prepared-query';
+import { preparedQuery } from '../../../database/prepared-query';
 import { ident, placeholder, Sql, sql, SqlIdent, trusted } from '../../../database/sql';
 import { MomentSql } from '../../ledger/ledger.module';
 import { OutboxSql } from '../../outbox/outbox.module';
@@ -268,8 +268,6 @@ export class AttestationRepository {
     rows: GroupRow[],
     blobs: BlobRow[],
     events: GroupEvents,
-    /** The transaction to run in (the evidence log entries join it); autocommit without one. */
-    manager?: EntityManager,
   ): Promise<Array<{ id: string; flow_id: string; trail_id: string; moment_number: number }>> {
     // One entry per distinct trail (org, flow, trail name) with the number of attestations it takes.
     const trails = new Map<string, { org_id: string; flow_name: string; trail_name: string; n: number }>();
@@ -291,8 +289,11 @@ export class AttestationRepository {
     for (const blob of blobs) values.push(blob.sha256, blob.size, blob.content);
     if ('unchangedSince' in events) values.push(events.unchangedSince);
     const statement = groupStatement('withEvents' in events, blobs.length);
-    return manager
-      ? preparedQueryIn(manager, statement.name, statement.text, values)
-      : preparedQuery(this.dataSource, statement.name, statement.text, values);
+    return preparedQuery(
+      this.dataSource,
+      statement.name,
+      statement.text,
+      values,
+    );
   }
 }

@@ -1,13 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../../common/config/app-config';
-import { EvidenceLog } from '../../evidence-log/evidence-log.module';
+import { EvidenceLog, LogAppend } from '../../evidence-log/evidence-log.module';
 import { toAttestationResponse } from '../dto/attestation.response';
-import { AttestationReader } from '../persistence/attestation.reader';
+import { AttestationReader, AttestationRow, isUuid } from '../persistence/attestation.reader';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { normaliseExternalUrls } from '../../../common/evidence/evidence-validators';
 import { NotFoundError } from '../../../common/errors/app-error';
-import { UnitOfWork } from '../../../database/unit-of-work';
 import { ArtifactDirectory } from '../../artifacts/artifacts.module';
 import { EnsuredTrail, TrailLedger } from '../../ledger/ledger.module';
 import { SubscriptionCopy } from '../../outbox/outbox.module';
@@ -17,10 +16,7 @@ import { EvidenceStore } from '../persistence/evidence.store';
 import { AttestationRecordFields, AttestationTypeDefinition } from '../types/attestation-type';
 import { StagedEvidence } from '../upload/staged-evidence';
 
-/**
- * A one-statement group write that committed but did not come back as expected; never retried. (The group now
- * runs in a transaction with its log entries, so a short write rolls back instead; kept for the batcher's check.)
- */
+/** A one-statement group write that committed but did not come back as expected; never retried. */
 export class GroupCommittedError extends Error {}
 
 /** Attachments up to this size may go in a one-statement group write (they are sent as parameters). */
@@ -66,10 +62,11 @@ interface Planned {
  * - `recordGroupAtOnce`: a group of any flows and orgs in one statement (the common ingest case).
  * Each attestation's rows come from `buildRows`, its moment from the ledger (TrailLedger / MomentSql), its
  * flow_seq and created_at from the flow counter, and its `attestation.recorded` events (for orgs that subscribe
- * to them) from the same statement as its rows (AttestationRepository, with the outbox's OutboxSql).
+ * to them) from the same statement as its rows (AttestationRepository, with the outbox's OutboxSql). The
+ * evidence log takes committed rows by itself (`onModuleInit` registers them as a log source).
  */
 @Injectable()
-export class AttestationRecorder {
+export class AttestationRecorder implements OnModuleInit {
   constructor(
     private readonly ledger: TrailLedger,
     private readonly artifacts: ArtifactDirectory,
@@ -78,10 +75,21 @@ export class AttestationRecorder {
     private readonly attestations: AttestationRepository,
     private readonly subscriptions: SubscriptionCopy,
     private readonly reader: AttestationReader,
-    private readonly uow: UnitOfWork,
     private readonly evidenceLog: EvidenceLog,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  onModuleInit(): void {
+    this.evidenceLog.registerSource('attestation', {
+      next: async (manager, positions, limit) =>
+        (await this.reader.committedAfter(manager, positions, limit)).map((row) => ({
+          stream: row.log_stream,
+          position: Number(row.log_position),
+          item: this.logEntry(row),
+        })),
+      render: async (manager, ids) => (await this.reader.writtenInTransaction(manager, ids.filter(isUuid))).map((row) => this.logEntry(row)),
+    });
+  }
 
   /** prepare + insert: one attestation in the caller's transaction. */
   async record(manager: EntityManager, input: RecordAttestationInput): Promise<RecordedAttestation> {
@@ -146,41 +154,36 @@ export class AttestationRecorder {
     return placed.map((item, i) => prepared(item, item.trail, ids[i], item.slots, moments[i].momentNumber));
   }
 
-  /**
-   * Inserts prepared attestations of one flow under its counter (see AttestationRepository.insert), and appends
-   * one evidence log entry per row in the same transaction. The entry's record is the row as the read route
-   * `GET /attestations/{org}?attestation_id=<id>` answers it (same columns, same mapper).
-   */
-  async insert(manager: EntityManager, prepared: PreparedAttestation[]): Promise<void> {
-    const rows = prepared.flatMap((p) => p.rows);
-    await this.attestations.insert(manager, rows);
-    await this.logRows(
+  /** Inserts prepared attestations of one flow under its counter (see AttestationRepository.insert). */
+  insert(manager: EntityManager, prepared: PreparedAttestation[]): Promise<void> {
+    return this.attestations.insert(
       manager,
-      rows.map((r) => r.id),
+      prepared.flatMap((p) => p.rows),
     );
   }
 
-  /** One evidence log entry per attestation row just written in this transaction. */
-  private async logRows(manager: EntityManager, ids: string[]): Promise<void> {
-    const written = await this.reader.writtenInTransaction(manager, ids);
-    await this.evidenceLog.append(
-      manager,
-      written.map((row) => ({
-        orgId: row.org_id,
-        org: row.org_name,
-        kind: 'attestation',
-        id: row.id,
-        record: toAttestationResponse(row, this.config.publicBaseUrl),
-        recordedAt: row.recorded_at,
-        locators: {
-          flow: row.flow_name,
-          trail: row.trail_name,
-          moment: row.moment_number,
-          ...(row.artifact_fingerprint ? { fingerprint: row.artifact_fingerprint } : {}),
-          ...(row.evidence_sha256 ? { evidence_sha256: row.evidence_sha256 } : {}),
-        },
-      })),
-    );
+  /**
+   * The evidence log entry of an attestation row: the attestations are their own queue (the log's sequencer
+   * takes each flow's rows in flow_seq order once committed), so the write paths pay nothing for the log. The
+   * entry's record is the row as the read route `GET /attestations/{org}?attestation_id=<id>` answers it (same
+   * columns, same mapper); rows never change, so building it after the commit gives what the writer would have.
+   */
+  private logEntry(row: AttestationRow & { org_id: string; recorded_at: string }): LogAppend {
+    return {
+      orgId: row.org_id,
+      org: row.org_name,
+      kind: 'attestation',
+      id: row.id,
+      record: toAttestationResponse(row, this.config.publicBaseUrl),
+      recordedAt: row.recorded_at,
+      locators: {
+        flow: row.flow_name,
+        trail: row.trail_name,
+        moment: row.moment_number,
+        ...(row.artifact_fingerprint ? { fingerprint: row.artifact_fingerprint } : {}),
+        ...(row.evidence_sha256 ? { evidence_sha256: row.evidence_sha256 } : {}),
+      },
+    };
   }
 
   /**
@@ -214,22 +217,15 @@ export class AttestationRecorder {
       : { unchangedSince: subscribed.version };
     // Blobs kept outside PostgreSQL are stored first, under their content address; the statement stores the rest.
     const inlineBlobs = await this.store.putAhead(distinctBlobs(inputs));
-    // The statement and the group's evidence log entries commit together (one transaction, two more statements).
-    const inserted = await this.uow.run(async (manager) => {
-      const written = await this.attestations.insertGroupAtOnce(rows, inlineBlobs, events, manager);
-      if (!written.length) return written;
-      // Part of a group would be kept without the rest: rolled back, and the batcher takes the general path.
-      if (written.length !== rows.length) throw new Error(`group insert wrote ${written.length} of ${rows.length} rows; rolled back`);
-      await this.logRows(
-        manager,
-        rows.map((r) => r.id),
-      );
-      return written;
-    });
+    const inserted = await this.attestations.insertGroupAtOnce(rows, inlineBlobs, events);
     if (!inserted.length) {
       // A missing flow or trail, or subscriptions newer than this process's copy: the general path writes it.
       if ('unchangedSince' in events) await this.subscriptions.refresh();
       return null;
+    }
+    if (inserted.length !== rows.length) {
+      // Committed already: must not be retried (that would record attestations twice).
+      throw new GroupCommittedError(`group insert wrote ${inserted.length} of ${rows.length} rows`);
     }
     const byId = new Map(inserted.map((row) => [row.id, row]));
     return planned.map(({ ids }) => {

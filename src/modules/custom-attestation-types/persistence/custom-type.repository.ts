@@ -49,7 +49,8 @@ export class CustomTypeRepository {
    * Adds a version unless the latest one says the same (then nothing changes but un-archiving), creating the
    * type on its first version. The type row is locked first, so concurrent changes number versions densely.
    */
-  async define(manager: EntityManager, orgId: string, name: string, actor: string, next: NewVersion): Promise<void> {
+  /** Defines the type or adds a version; answers the new version's number, or null when nothing changed. */
+  async define(manager: EntityManager, orgId: string, name: string, actor: string, next: NewVersion): Promise<number | null> {
     await manager.query(
       `INSERT INTO custom_attestation_types AS t (org_id, name, created_by) VALUES ($1, $2, $3)
        ON CONFLICT (org_id, name) DO UPDATE SET archived = t.archived`,
@@ -64,17 +65,19 @@ export class CustomTypeRepository {
     );
     if (latest?.same) {
       await manager.query(`UPDATE custom_attestation_types SET archived = false WHERE org_id = $1 AND name = $2 AND archived`, [orgId, name]);
-      return;
+      return null;
     }
+    const version = (latest?.version ?? 0) + 1;
     await manager.query(
       `INSERT INTO custom_attestation_type_versions (org_id, type_name, version, description, type_schema, schema_digest, jq_rules, summary, created_by)
        VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb, $8::jsonb, $9)`,
-      [orgId, name, (latest?.version ?? 0) + 1, next.description, json(next.typeSchema), next.schemaDigest, JSON.stringify(next.jqRules), JSON.stringify(next.summary), actor],
+      [orgId, name, version, next.description, json(next.typeSchema), next.schemaDigest, JSON.stringify(next.jqRules), JSON.stringify(next.summary), actor],
     );
     await manager.query(
       `UPDATE custom_attestation_types SET archived = false, last_modified_at = clock_timestamp() WHERE org_id = $1 AND name = $2`,
       [orgId, name],
     );
+    return version;
   }
 
   /** Archives the type; false when there is none. */

@@ -1,6 +1,8 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
 import { NotFoundError } from '../../../common/errors/app-error';
-import { consistencyProofAsync, formatVerifierKey, inclusionProofAsync, publicKeyFromRaw, rawPublicKey } from '../../../../libs/transparency/src';
+import { buildEntry, EvidenceLog } from '../evidence-log';
+import { consistencyProofRanges, formatVerifierKey, inclusionProofRanges, publicKeyFromRaw, rawPublicKey } from '../../../../libs/transparency/src';
 import { LogSigner } from '../log-signer';
 import { EvidenceLogRepository, StoredEntry } from '../persistence/evidence-log.repository';
 import { SigningKeyRepository } from '../persistence/signing-key.repository';
@@ -52,7 +54,7 @@ export class InclusionProofHandler implements IQueryHandler<InclusionProofQuery>
     if (at === null) throw new NotFoundError('No entry of this log has that leaf hash');
     if (at >= treeSize) throw new NotFoundError(`Entry ${at} is not in a tree of size ${treeSize}`);
     const [entry] = await this.log.entries(orgId, at, 1);
-    const path = await inclusionProofAsync(at, treeSize, (start, end) => this.log.rangeHash(orgId, start, end));
+    const path = await this.log.rangeHashes(orgId, inclusionProofRanges(at, treeSize));
     return { index: at, tree_size: treeSize, leaf_hash: b64(entry.leafHash), audit_path: path.map(b64) };
   }
 }
@@ -64,19 +66,40 @@ export class ConsistencyProofHandler implements IQueryHandler<ConsistencyProofQu
   async execute({ props: { orgId, first, second } }: ConsistencyProofQuery) {
     const size = await this.log.size(orgId);
     if (second > size) throw new NotFoundError(`second ${second} is larger than the log (${size} entries)`);
-    const path = await consistencyProofAsync(first, second, (start, end) => this.log.rangeHash(orgId, start, end));
+    const path = await this.log.rangeHashes(orgId, consistencyProofRanges(first, second));
     return { first, second, consistency_path: path.map(b64) };
   }
 }
 
 @QueryHandler(LookupEntryQuery)
 export class LookupEntryHandler implements IQueryHandler<LookupEntryQuery> {
-  constructor(private readonly log: EvidenceLogRepository) {}
+  constructor(
+    private readonly log: EvidenceLogRepository,
+    private readonly evidenceLog: EvidenceLog,
+    private readonly dataSource: DataSource,
+  ) {}
 
-  async execute({ props: { orgId, kind, id } }: LookupEntryQuery) {
+  async execute({ props: { orgId, kind, id } }: LookupEntryQuery): Promise<{ index: number | null; leaf: string; leaf_hash: string }> {
     const entry = await this.log.byRecord(orgId, kind, id);
-    if (!entry) throw new NotFoundError(`No ${kind} '${id}' is logged`);
-    return answer(entry);
+    if (!entry) return this.fromSource(orgId, kind, id);
+    if (entry.leaf === null) {
+      // Queued by reference: the leaf is the one the sequencer will build with the kind's renderer.
+      const renderer = this.evidenceLog.renderer(kind);
+      const [item] = renderer ? await renderer([{ orgId, id, ref: entry.ref!, queuedAt: entry.queuedAt! }]) : [];
+      if (!item) throw new NotFoundError(`No ${kind} '${id}' is logged`);
+      const built = buildEntry({ ...item, kind });
+      return { index: null, leaf: built.leaf, leaf_hash: b64(built.leafHash) };
+    }
+    return { index: entry.index, leaf: entry.leaf, leaf_hash: b64(entry.leafHash!) };
+  }
+
+  /** A record of a source kind not integrated yet: the leaf is the one the sequencer will build from it. */
+  private async fromSource(orgId: string, kind: string, id: string) {
+    const source = this.evidenceLog.source(kind);
+    const [item] = source ? (await source.render(this.dataSource.manager, [id])).filter((i) => i.orgId === orgId) : [];
+    if (!item) throw new NotFoundError(`No ${kind} '${id}' is logged`);
+    const built = buildEntry(item);
+    return { index: null, leaf: built.leaf, leaf_hash: b64(built.leafHash) };
   }
 }
 

@@ -2,6 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { normaliseExternalUrls } from '../../../../common/evidence/evidence-validators';
 import { UnitOfWork } from '../../../../database/unit-of-work';
+import { EvidenceLog } from '../../../evidence-log/evidence-log.module';
 import { TrailLedger } from '../../../ledger/ledger.module';
 import { RepoDirectory } from '../../../repos/repos.module';
 import { ArtifactRepository } from '../../persistence/artifact.repository';
@@ -14,6 +15,7 @@ export class ReportArtifactHandler implements ICommandHandler<ReportArtifactComm
     private readonly ledger: TrailLedger,
     private readonly repos: RepoDirectory,
     private readonly artifacts: ArtifactRepository,
+    private readonly evidenceLog: EvidenceLog,
   ) {}
 
   async execute(command: ReportArtifactCommand): Promise<string> {
@@ -51,6 +53,15 @@ export class ReportArtifactHandler implements ICommandHandler<ReportArtifactComm
         commitsList: a.commits_list ? JSON.stringify(a.commits_list) : null,
         isCompliant: a.is_compliant ?? null,
       });
+      // The report is a record of the evidence log (kind `artifact`), read through the trail's moment it made.
+      await this.evidenceLog.appendRef(manager, [
+        {
+          orgId: command.props.orgId,
+          kind: 'artifact',
+          id,
+          ref: { org: command.props.orgName, flow: command.props.flowName, trail: a.trail_name, moment: moment.momentNumber },
+        },
+      ]);
     });
     return `Artifact '${a.filename}' was reported to trail '${a.trail_name}' as '${a.template_reference_name}'`;
   }

@@ -2,6 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { createHash } from 'node:crypto';
 import { ValidationError } from '../../../../common/errors/app-error';
 import { UnitOfWork } from '../../../../database/unit-of-work';
+import { EvidenceLog } from '../../../evidence-log/evidence-log.module';
 import { CustomTypeResponse, toCustomTypeResponse } from '../../dto/custom-type.response';
 import { CustomTypeRepository } from '../../persistence/custom-type.repository';
 import { CustomTypeRules } from '../../rules/custom-type-rules';
@@ -18,6 +19,7 @@ export class DefineCustomTypeHandler implements ICommandHandler<DefineCustomType
     private readonly uow: UnitOfWork,
     private readonly types: CustomTypeRepository,
     private readonly rules: CustomTypeRules,
+    private readonly evidenceLog: EvidenceLog,
   ) {}
 
   async execute(command: DefineCustomTypeCommand): Promise<CustomTypeResponse> {
@@ -51,14 +53,27 @@ export class DefineCustomTypeHandler implements ICommandHandler<DefineCustomType
     if (Object.keys(errors).length) throw new ValidationError(errors);
 
     return this.uow.run(async (manager) => {
-      await this.types.define(manager, orgId, data.name, actor, {
+      const created = await this.types.define(manager, orgId, data.name, actor, {
         description: data.description ?? null,
         typeSchema,
         schemaDigest,
         jqRules,
         summary,
       });
-      return toCustomTypeResponse((await this.types.find(orgId, data.name, manager))!, orgName);
+      const response = toCustomTypeResponse((await this.types.find(orgId, data.name, manager))!, orgName);
+      const version = response.versions.find((v) => v.version === created);
+      if (version) {
+        // A new version is a record of the evidence log: the element of `versions` the read route answers.
+        await this.evidenceLog.append(manager, {
+          orgId,
+          org: orgName,
+          kind: 'custom_attestation_type_version',
+          id: `${data.name}@${version.version}`,
+          record: version,
+          recordedAt: new Date(version.timestamp * 1000),
+        });
+      }
+      return response;
     });
   }
 }

@@ -4,6 +4,7 @@ import { AppConfig } from '../../../../common/config/app-config';
 import { InjectConfig } from '../../../../common/config/config.decorators';
 import { BadRequestError, NotFoundError } from '../../../../common/errors/app-error';
 import { UnitOfWork } from '../../../../database/unit-of-work';
+import { EvidenceLog } from '../../../evidence-log/evidence-log.module';
 import { Outbox } from '../../../outbox/outbox.module';
 import { PolicyGate } from '../../../policies/policies.module';
 import { ComplianceEvaluator } from '../../compliance/compliance-evaluator';
@@ -38,6 +39,7 @@ export class ReportEnvironmentHandler implements ICommandHandler<ReportEnvironme
     private readonly outbox: Outbox,
     private readonly policies: PolicyGate,
     private readonly eventLog: EnvironmentEventRepository,
+    private readonly evidenceLog: EvidenceLog,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -104,6 +106,10 @@ export class ReportEnvironmentHandler implements ICommandHandler<ReportEnvironme
       });
       await this.outbox.append(manager, ...events.map((e) => ({ orgId, ...e })));
       await this.eventLog.append(manager, orgId, locked.id, number, logEntries(events));
+      // The snapshot is a record of the evidence log (kind `environment_snapshot`, read through its snapshot route).
+      await this.evidenceLog.appendRef(manager, [
+        { orgId, kind: 'environment_snapshot', id: `${locked.id}#${number}`, ref: { org: orgName, environment: locked.name, snapshot: number } },
+      ]);
       return { created: true, snapshot: number, message: `Snapshot ${number} of environment '${locked.name}' created` };
     });
   }

@@ -4,7 +4,9 @@ import { NotFoundError } from '../../../../common/errors/app-error';
 import { UnitOfWork } from '../../../../database/unit-of-work';
 import { FlowDirectory, FlowTemplateSpec, parseFlowTemplate } from '../../../flows/flows.module';
 import { TrailField, TrailLedger } from '../../../ledger/ledger.module';
+import { EvidenceLog } from '../../../evidence-log/evidence-log.module';
 import { RepoDirectory } from '../../../repos/repos.module';
+import { MomentLogRef } from '../../trail-log-renderers';
 import { BeginTrailCommand, BeginTrailResult } from './begin-trail.command';
 
 @CommandHandler(BeginTrailCommand)
@@ -14,6 +16,7 @@ export class BeginTrailHandler implements ICommandHandler<BeginTrailCommand> {
     private readonly ledger: TrailLedger,
     private readonly flows: FlowDirectory,
     private readonly repos: RepoDirectory,
+    private readonly evidenceLog: EvidenceLog,
   ) {}
 
   async execute(command: BeginTrailCommand): Promise<BeginTrailResult> {
@@ -25,6 +28,11 @@ export class BeginTrailHandler implements ICommandHandler<BeginTrailCommand> {
       // Lock order of every evidence writer: trail row, then repo and flow rows.
       const registerRepo = () => (data.repo_info ? this.repos.register(manager, command.props.orgId, data.repo_info) : Promise.resolve(''));
       const fields = sentFields(command);
+      // Each moment this writes is a record of the evidence log (kind `trail`, read through the moment route).
+      const logMoment = (trailId: string, moment: number) => {
+        const ref: MomentLogRef = { org: command.props.orgName, flow: command.props.flowName, trail: data.name, moment };
+        return this.evidenceLog.appendRef(manager, [{ orgId: command.props.orgId, kind: 'trail', id: `${trailId}@${moment}`, ref: { ...ref } }]);
+      };
       const saveTemplate = (currentTemplateId: string | null) =>
         this.flows.saveTemplateVersion(manager, {
           orgId: command.props.orgId,
@@ -49,7 +57,7 @@ export class BeginTrailHandler implements ICommandHandler<BeginTrailCommand> {
           // The trail's own template is set before its first moment, so moment 1 is evaluated against it.
           if (spec) await this.ledger.setTrailTemplate(manager, trailId, await saveTemplate(flow.templateId));
           await registerRepo();
-          await this.ledger.recordMoment(manager, trailId, 'trail_begun', null);
+          await logMoment(trailId, (await this.ledger.recordMoment(manager, trailId, 'trail_begun', null)).momentNumber);
           return true;
         }
         // Begun concurrently (an attestation, another begin): update it instead.
@@ -61,11 +69,11 @@ export class BeginTrailHandler implements ICommandHandler<BeginTrailCommand> {
         const templateId = await saveTemplate(trail.templateId);
         if (templateId !== trail.templateId) {
           await this.ledger.setTrailTemplate(manager, trail.trailId, templateId);
-          await this.ledger.recordMoment(manager, trail.trailId, 'template_changed', templateId);
+          await logMoment(trail.trailId, (await this.ledger.recordMoment(manager, trail.trailId, 'template_changed', templateId)).momentNumber);
           return false;
         }
       }
-      if (changed) await this.ledger.recordMoment(manager, trail.trailId, 'trail_updated', null);
+      if (changed) await logMoment(trail.trailId, (await this.ledger.recordMoment(manager, trail.trailId, 'trail_updated', null)).momentNumber);
       return false;
     });
     return { created, message: `Trail '${data.name}' was ${created ? 'begun' : 'updated'}` };

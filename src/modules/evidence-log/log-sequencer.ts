@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { JsonLogger } from '../../common/logging/json-logger';
+import { buildEntry, EvidenceLog } from './evidence-log';
+import { EvidenceLogRepository, QueuedEntry, ReadyEntry } from './persistence/evidence-log.repository';
+
+/** Queued entries (and records of each source) integrated per transaction. */
+const BATCH = 2000;
+
+/**
+ * Integrates committed entries into the logs, one round at a time across all processes (a transaction lock):
+ * the queue's committed rows (`append`), then, for each source kind (attestations), the records committed past
+ * the positions integrated so far; each org's entries get the next indexes of its log, with the subtrees they
+ * complete, in the transaction that removes them from the queue and moves the sources' positions. A crash at
+ * any point leaves either the queue rows and positions as they were (the next round integrates them) or the
+ * log rows with the queue and positions moved: never both, never neither.
+ */
+@Injectable()
+export class LogSequencer {
+  constructor(
+    private readonly repository: EvidenceLogRepository,
+    private readonly evidenceLog: EvidenceLog,
+    private readonly logger: JsonLogger,
+  ) {}
+
+  /**
+   * Integrates everything committed now (in batches). Answers how many entries it integrated; 0 also when
+   * another process is integrating (that one takes them).
+   */
+  async integrate(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const round = await this.repository.asSequencer((manager) => this.integrateBatch(manager));
+      if (round === null) return total;
+      total += round.integrated;
+      if (!round.more) return total;
+    }
+  }
+
+  /** Queued entries with their leaves: built by the writer, or now by their kind's renderer (queue order kept). */
+  private async build(queued: QueuedEntry[]): Promise<ReadyEntry[]> {
+    const byKind = new Map<string, QueuedEntry[]>();
+    for (const q of queued) {
+      if (q.leaf !== null) continue;
+      const part = byKind.get(q.kind);
+      if (part) part.push(q);
+      else byKind.set(q.kind, [q]);
+    }
+    const built = new Map<string, { leaf: string; leafHash: Buffer }>();
+    for (const [kind, part] of byKind) {
+      const renderer = this.evidenceLog.renderer(kind);
+      // Rolls the round back: the entries stay queued until a process that knows the kind integrates them.
+      if (!renderer) throw new Error(`evidence log: no renderer for kind '${kind}'`);
+      const items = await renderer(part.map((q) => ({ orgId: q.orgId, id: q.recordId, ref: q.ref!, queuedAt: q.queuedAt })));
+      for (const item of items) built.set(`${item.orgId}/${kind}/${item.id}`, buildEntry({ ...item, kind }));
+    }
+    const ready: ReadyEntry[] = [];
+    for (const q of queued) {
+      const entry = q.leaf !== null ? { leaf: q.leaf, leafHash: q.leafHash } : built.get(`${q.orgId}/${q.kind}/${q.recordId}`);
+      if (!entry) {
+        this.logger.warn(`evidence log: queued ${q.kind} '${q.recordId}' has no record; not logged`, 'EvidenceLog');
+        continue;
+      }
+      ready.push({ orgId: q.orgId, kind: q.kind, recordId: q.recordId, leaf: entry.leaf, leafHash: entry.leafHash, queuedAt: q.queuedAt });
+    }
+    return ready;
+  }
+
+  private async integrateBatch(manager: EntityManager): Promise<{ integrated: number; more: boolean }> {
+    const queued = await this.repository.drain(manager, BATCH);
+    let more = queued.length === BATCH;
+    const candidates: ReadyEntry[] = await this.build(queued);
+    const moved: Array<{ kind: string; positions: Map<string, number> }> = [];
+    for (const [kind, source] of this.evidenceLog.allSources()) {
+      const found = await source.next(manager, await this.repository.cursors(manager, kind), BATCH);
+      if (found.length === BATCH) more = true;
+      const positions = new Map<string, number>();
+      for (const { stream, position, item } of found) {
+        positions.set(stream, Math.max(position, positions.get(stream) ?? 0));
+        candidates.push({ orgId: item.orgId, kind, recordId: item.id, ...buildEntry({ ...item, kind }), queuedAt: new Date(item.recordedAt) });
+      }
+      moved.push({ kind, positions });
+    }
+    if (!candidates.length) return { integrated: 0, more: false };
+    // A record is logged once (entries logged before a source existed, or by an earlier version, are skipped).
+    const seen = await this.repository.alreadyLogged(manager, candidates);
+    const ready: ReadyEntry[] = [];
+    for (const entry of candidates) {
+      const key = `${entry.orgId}/${entry.kind}/${entry.recordId}`;
+      if (seen.has(key)) {
+        this.logger.warn(`evidence log: ${entry.kind} '${entry.recordId}' is logged already; skipped`, 'EvidenceLog');
+        continue;
+      }
+      seen.add(key);
+      ready.push(entry);
+    }
+    await this.repository.integrate(manager, ready);
+    for (const { kind, positions } of moved) await this.repository.advance(manager, kind, positions);
+    return { integrated: ready.length, more };
+  }
+}

@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from 'pg';
+import request from 'supertest';
+import { canonicalJson } from '../../libs/transparency/src';
+import { DbProcess, startDbProcess } from '../support/embedded-db-process';
+import { ServiceProcess, startService } from '../support/service-process';
+import { waitOrGiveUp } from '../support/wait';
+
+/**
+ * The upgrade: records stored before the evidence log existed are logged once the service runs the new version.
+ * Simulated on a database of its own: records are written, then the log's rows and the backfill migration's
+ * record are taken out (as the cluster's superuser, past the triggers), and the service starts again.
+ */
+describe('evidence log backfill', () => {
+  let db: DbProcess;
+  let dataDir: string;
+  const services: ServiceProcess[] = [];
+  const adminToken = `backfill-admin-${process.pid}-token`;
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritrail-logbackfill-'));
+    fs.chmodSync(dataDir, 0o755); // as root, the cluster runs as the postgres user, who must reach it
+    db = await startDbProcess(path.join(dataDir, 'db'));
+  });
+  afterAll(async () => {
+    for (const service of services.splice(0)) {
+      if (service.child.exitCode === null && service.child.signalCode === null) service.child.kill('SIGTERM');
+      await service.exited;
+    }
+    await db?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const start = async () => {
+    const service = await startService({
+      dataDir,
+      env: { DATABASE_URL: db.url, ADMIN_TOKEN: adminToken, LOG_SEQUENCE_INTERVAL_MS: '20', LOG_CHECKPOINT_INTERVAL_MS: '100' },
+    });
+    services.push(service);
+    const ready = await service.ready();
+    expect({ ready, output: ready ? '' : service.output() }).toEqual({ ready: true, output: '' });
+    return service;
+  };
+  const stop = async (service: ServiceProcess) => {
+    service.child.kill('SIGTERM');
+    await service.exited;
+  };
+  const sha = (value: unknown) => createHash('sha256').update(canonicalJson(value), 'utf8').digest('hex');
+
+  it('logs every record stored before the upgrade once, gapless, each over its read route', async () => {
+    const first = await start();
+    const api = () => request(`http://127.0.0.1:${first.port}`);
+    const created = await api()
+      .post('/api/v2/admin/organizations')
+      .set('Authorization', `Bearer ${adminToken}`)
+      .send({ name: 'old-org', features: ['trail_moments'], admin: { email: 'ann@example.com' } })
+      .expect(201);
+    const auth = ['Authorization', `Bearer ${created.body.admin.api_key}`] as const;
+    await api().put('/api/v2/flows/old-org').set(...auth).send({ name: 'app', description: 'd', visibility: 'private' }).expect(201);
+    await api().put('/api/v2/trails/old-org/app').set(...auth).field('data_json', JSON.stringify({ name: 'r1' })).expect(201);
+    for (const name of ['unit', 'scan']) {
+      await api()
+        .post('/api/v2/attestations/old-org/app/trail/r1/generic')
+        .set(...auth)
+        .field('data_json', JSON.stringify({ attestation_name: name, is_compliant: true }))
+        .expect(201);
+    }
+    await api().put('/api/v2/environments/old-org').set(...auth).send({ name: 'prod', type: 'server' }).expect(201);
+    await api()
+      .put('/api/v2/environments/old-org/prod/report/server')
+      .set(...auth)
+      .send({ artifacts: [{ digests: { 'app.tgz': 'a'.repeat(64) }, creationTimestamp: 1700000000 }] })
+      .expect(201);
+    await stop(first);
+
+    // Before the upgrade there was no log at all.
+    const client = new Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      await client.query(`SET session_replication_role = replica`);
+      await client.query(`DELETE FROM log_entries; DELETE FROM log_subtrees; DELETE FROM log_checkpoints; DELETE FROM log_cursors; DELETE FROM log_pending`);
+      await client.query(`DELETE FROM schema_migrations WHERE name = 'BackfillEvidenceLog1764000200000'`);
+    } finally {
+      await client.end();
+    }
+
+    const second = await start();
+    const get = (p: string) => request(`http://127.0.0.1:${second.port}`).get(p).set(...auth);
+    const entries = await waitOrGiveUp(async () => {
+      const body = (await get('/api/v2/log/old-org/entries?start=0&limit=100').expect(200)).body;
+      return body.tree_size >= 4 ? (body.entries as Array<{ index: number; leaf: string }>) : undefined;
+    });
+    if (!entries) {
+      // Says what is there and what the service said, instead of a bare timeout.
+      const body = (await get('/api/v2/log/old-org/entries?start=0&limit=100')).body;
+      const said = second.output().split('\n').filter((l) => /evidence log|migration|Migration/i.test(l)).join('\n');
+      expect({ log: body, output: said }).toEqual({ log: { tree_size: 4 }, output: '' });
+      return;
+    }
+    expect(entries.map((e) => e.index)).toEqual([0, 1, 2, 3]);
+    const leaves = entries.map((e) => JSON.parse(e.leaf));
+    expect(leaves.map((l) => l.kind).sort()).toEqual(['attestation', 'attestation', 'environment_snapshot', 'trail']);
+    expect(new Set(leaves.map((l) => `${l.kind}/${l.id}`)).size).toBe(4);
+    for (const leaf of leaves) {
+      const route =
+        leaf.kind === 'attestation'
+          ? `/api/v2/attestations/old-org?attestation_id=${leaf.id}`
+          : leaf.kind === 'trail'
+            ? `/api/v2/trails/old-org/app/r1/moments/${leaf.moment}`
+            : '/api/v2/snapshots/old-org/prod/1';
+      const answer = (await get(route).expect(200)).body;
+      expect({ kind: leaf.kind, sha: leaf.record_sha256 }).toEqual({ kind: leaf.kind, sha: sha(leaf.kind === 'attestation' ? answer.data[0] : answer) });
+    }
+  }, 240_000);
+});
