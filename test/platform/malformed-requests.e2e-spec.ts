@@ -883,5 +883,5 @@ describe('malformed requests on every route', () => {
       }
     }
     expect(failures).toEqual([]);
-  }, Math.max(600_000, RUNS * 30_000));
+  }, Math.max(900_000, RUNS * 45_000));
 });
