@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ArtifactsModule } from '../artifacts/artifacts.module';
 import { ControlsModule } from '../controls/controls.module';
+import { EvidenceLogModule } from '../evidence-log/evidence-log.module';
 import { TrailsModule } from '../trails/trails.module';
 import { PutPolicyHandler } from './commands/put-policy/put-policy.handler';
 import { AllowlistRepository } from './persistence/allowlist.repository';
@@ -11,6 +12,7 @@ import { PolicyRepository } from './persistence/policy.repository';
 import { PoliciesController } from './policies.controller';
 import { PolicyGate } from './policy-gate';
 import { GetPolicyHandler } from './queries/get-policy/get-policy.handler';
+import { GetPolicyVersionHandler } from './queries/get-policy-version/get-policy-version.handler';
 import { ListPoliciesHandler } from './queries/list-policies/list-policies.handler';
 
 /**
@@ -20,7 +22,7 @@ import { ListPoliciesHandler } from './queries/list-policies/list-policies.handl
  * Public surface: PolicyGate (attach, detach, rules of an environment, allow-lists, judge artifacts).
  */
 @Module({
-  imports: [ArtifactsModule, TrailsModule, ControlsModule],
+  imports: [ArtifactsModule, TrailsModule, ControlsModule, EvidenceLogModule],
   controllers: [PoliciesController],
   providers: [
     PolicyRepository,
@@ -31,6 +33,7 @@ import { ListPoliciesHandler } from './queries/list-policies/list-policies.handl
     PolicyGate,
     PutPolicyHandler,
     GetPolicyHandler,
+    GetPolicyVersionHandler,
     ListPoliciesHandler,
   ],
   exports: [PolicyGate],
