@@ -100,8 +100,61 @@ describe('evidence log: controls, policies and credentials', () => {
     await as(t.http().get(`${base}/versions/-1`)).expect(400);
   });
 
-  it('refuses to rewrite a kept control version (append-only trigger)', async () => {
+  it('logs service account and API key changes over GET /credential-events/{org}/{event_id}, never a key value', async () => {
+    const account = uniqueName('bot');
+    const sa = `/api/v2/service-accounts/${org.name}/${account}`;
+    await as(t.http().post(`/api/v2/service-accounts/${org.name}`)).send({ name: account, description: 'ci', privilege: 'member' }).expect(201);
+    await as(t.http().patch(sa)).send({ privilege: 'admin' }).expect(200);
+    await as(t.http().patch(sa)).send({ privilege: 'admin' }).expect(200); // no change: no event
+    const created = (await as(t.http().post(`${sa}/api-keys`)).send({ description: 'deploys' }).expect(201)).body;
+    const rotated = (await as(t.http().post(`${sa}/api-keys/${created.id}/rotate`)).send({ grace_period_hours: 1 }).expect(201)).body;
+    await as(t.http().delete(`${sa}/api-keys/${rotated.id}`)).expect(200);
+    await as(t.http().delete(sa)).expect(200);
+
+    // The event ids are in the log's entries; each is then found by lookup, integrated, over the event's route.
+    const entries = await waitFor(
+      async () => {
+        const body = (await as(t.http().get(`/api/v2/log/${org.name}/entries?start=0&limit=1000`)).expect(200)).body;
+        const mine: Array<{ leaf: any }> = [];
+        for (const e of body.entries) {
+          const leaf = JSON.parse(e.leaf);
+          if (leaf.kind !== 'credential_event') continue;
+          const record = (await as(t.http().get(`/api/v2/credential-events/${org.name}/${leaf.id}`)).expect(200)).body;
+          if (record.service_account === account) mine.push({ leaf });
+        }
+        return mine.length === 6 ? mine : null;
+      },
+      { what: 'six credential events integrated' },
+    );
+    const records = [];
+    for (const { leaf: listed } of entries) {
+      const record = (await as(t.http().get(`/api/v2/credential-events/${org.name}/${listed.id}`)).expect(200)).body;
+      const { leaf } = await integrated('credential_event', listed.id);
+      expect(leaf.record_sha256).toBe(sha(record));
+      records.push(record);
+    }
+    expect(records.map((r) => r.type)).toEqual([
+      'service_account_created',
+      'service_account_changed',
+      'api_key_created',
+      'api_key_rotated',
+      'api_key_revoked',
+      'service_account_deleted',
+    ]);
+    expect(records[0]).toMatchObject({ privilege: 'member', description: 'ci', key: null });
+    expect(records[1]).toMatchObject({ privilege: 'admin' });
+    expect(records[2].key).toEqual({ id: created.id, description: 'deploys', created_at: created.created_at, expires_at: 0 });
+    expect(records[3]).toMatchObject({ key: { id: rotated.id }, replaced_key: { id: created.id, expires_at: rotated.grace_period_expires_at } });
+    expect(records[4].key).toMatchObject({ id: rotated.id });
+    // Public metadata only: neither key's value appears in any record or leaf.
+    const text = JSON.stringify(records) + JSON.stringify(entries);
+    for (const secret of [created.key, rotated.key]) expect(text).not.toContain(secret);
+    await as(t.http().get(`/api/v2/credential-events/${org.name}/not-an-id`)).expect(404);
+  });
+
+  it('refuses to rewrite a kept control version or credential event (append-only triggers)', async () => {
     await expect(t.dataSource.query(`UPDATE control_versions SET name = 'rewritten'`)).rejects.toThrow(/append-only/);
     await expect(t.dataSource.query(`DELETE FROM control_versions`)).rejects.toThrow(/append-only/);
+    await expect(t.dataSource.query(`UPDATE credential_events SET record = '{}'`)).rejects.toThrow(/append-only/);
   });
 });
