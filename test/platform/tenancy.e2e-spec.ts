@@ -81,6 +81,8 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   search_value: (w) => w.fingerprint, // GET /search/{org}/sha/{search_value}
   repo: (w) => w.repoName, // GET /repos/{org}/live-artifacts/{repo}
 };
+/** Path parameters that name nothing of an org (a version number): always this org's value, never swapped. */
+const NEUTRAL_PATH = new Set(['version']);
 /** The same for query string fields. */
 const QUERY_FILLERS: Record<string, (w: World) => string> = {
   flow: (w) => w.flow,
@@ -451,7 +453,7 @@ describe('tenancy over every org-scoped route', () => {
       for (const f of queryFields(route)) if (f.required && NEUTRAL_QUERY[f.name] !== undefined) query[f.name] = NEUTRAL_QUERY[f.name];
       return { label, path, query, carried };
     };
-    const places = [...params.map((p) => `path:${p}`), ...fields.map((f) => `query:${f.name}`)];
+    const places = [...params.filter((p) => !NEUTRAL_PATH.has(p)).map((p) => `path:${p}`), ...fields.map((f) => `query:${f.name}`)];
     if (!places.length) return [];
     const single = places.map((place) => build(`other org's ${place}`, new Set([place])));
     const exclusive = new Set((EXCLUSIVE_QUERY[describeRoute(route)] ?? []).map((f) => `query:${f}`));
