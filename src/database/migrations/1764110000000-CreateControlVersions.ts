@@ -5,7 +5,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * that change, so that `GET /controls/{org}/{identifier}/versions/{version}` answers the same for ever and the
  * evidence log can hash it. Append-only like the other evidence tables (the same trigger function). Controls
  * that exist already get one row for their current version (`change` = `recorded`: the state found at the
- * upgrade); their earlier versions were never kept.
+ * upgrade; logged by the backfill, migration 1764110200000); their earlier versions were never kept.
  */
 export class CreateControlVersions1764110000000 implements MigrationInterface {
   name = 'CreateControlVersions1764110000000';

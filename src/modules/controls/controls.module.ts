@@ -5,6 +5,7 @@ import { CreateControlHandler } from './commands/create-control/create-control.h
 import { SetControlArchivedHandler } from './commands/set-control-archived/set-control-archived.handler';
 import { UpdateControlHandler } from './commands/update-control/update-control.handler';
 import { ControlDirectory } from './control-directory';
+import { ControlVersionLogRenderer } from './control-version-log-renderer';
 import { ControlsController } from './controls.controller';
 import { ControlRepository } from './persistence/control.repository';
 import { GetControlHandler } from './queries/get-control/get-control.handler';
@@ -23,6 +24,7 @@ import { ListControlsHandler } from './queries/list-controls/list-controls.handl
   providers: [
     ControlRepository,
     ControlDirectory,
+    ControlVersionLogRenderer,
     tagTargetProvider<ControlDirectory>('control', ControlDirectory, (controls) => (manager, orgId, identifier, update) =>
       controls.updateTags(manager, orgId, identifier, update), { beta: 'controls' },
     ),

@@ -11,6 +11,7 @@ import { PolicyReader } from './persistence/policy.reader';
 import { PolicyRepository } from './persistence/policy.repository';
 import { PoliciesController } from './policies.controller';
 import { PolicyGate } from './policy-gate';
+import { PolicyVersionLogRenderer } from './policy-version-log-renderer';
 import { GetPolicyHandler } from './queries/get-policy/get-policy.handler';
 import { GetPolicyVersionHandler } from './queries/get-policy-version/get-policy-version.handler';
 import { ListPoliciesHandler } from './queries/list-policies/list-policies.handler';
@@ -31,6 +32,7 @@ import { ListPoliciesHandler } from './queries/list-policies/list-policies.handl
     AllowlistRepository,
     FlowTagsReader,
     PolicyGate,
+    PolicyVersionLogRenderer,
     PutPolicyHandler,
     GetPolicyHandler,
     GetPolicyVersionHandler,
