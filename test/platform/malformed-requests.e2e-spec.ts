@@ -52,6 +52,7 @@ interface World {
   repoName: string;
   serviceAccount: string;
   keyId: string;
+  credentialEventId: string;
   actionNumber: number;
   customType: string;
   policyName: string;
@@ -78,11 +79,13 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   resource_id: (w) => w.flow,
   service_account: (w) => w.serviceAccount,
   key_id: (w) => w.keyId,
+  event_id: (w) => w.credentialEventId,
   number: (w) => String(w.actionNumber),
   notification_number: (w) => String(w.actionNumber),
   hook_uid: () => 'f'.repeat(32), // a SonarQube or LaunchDarkly webhook (none: its receiver answers 404 before reading more)
   custom_attestation_type_name: (w) => w.customType,
   policy_name: (w) => w.policyName,
+  version: () => '1', // a control's or a policy's version (version 1 of each exists)
   fingerprint: (w) => w.fingerprint,
   commit_sha: () => 'c'.repeat(40),
   search_value: () => 'a'.repeat(64),
@@ -690,6 +693,7 @@ describe('malformed requests on every route', () => {
       repoName: `owner-${id}/repo`,
       serviceAccount: `bot-${id}`,
       keyId: '',
+      credentialEventId: '',
       actionNumber: 0,
       customType: `type-${id}`,
       policyName: `policy-${id}`,
@@ -732,6 +736,7 @@ describe('malformed requests on every route', () => {
     await as(t.http().post(`/api/v2/service-accounts/${org.name}`)).send({ name: world.serviceAccount, privilege: 'member' }).expect(201);
     const key = await as(t.http().post(`/api/v2/service-accounts/${org.name}/${world.serviceAccount}/api-keys`)).send({ description: 'k' }).expect(201);
     world.keyId = key.body.id;
+    world.credentialEventId = (await t.dataSource.query(`SELECT e.id FROM credential_events e JOIN organizations o ON o.id = e.org_id WHERE o.name = $1 LIMIT 1`, [org.name]))[0].id;
     const action = await as(t.http().put(`/api/v2/actions/${org.name}/environments`))
       .send({ name: `act-${id}`, environments: [world.env], triggers: ['ON_COMPLIANT_ENV'], targets: [{ type: 'EMAIL', emails: ['a@example.com'] }] })
       .expect(201);

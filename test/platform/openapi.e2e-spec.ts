@@ -273,11 +273,13 @@ describe('API description (OpenAPI)', () => {
         identifier: names.control,
         service_account: names.account,
         key_id: keyId,
+        event_id: (await t.dataSource.query(`SELECT e.id FROM credential_events e JOIN organizations o ON o.id = e.org_id WHERE o.name = $1 LIMIT 1`, [org.name]))[0].id,
         attestation_id: attestationId,
         attestation_name: 'unit-tests',
         expression: '1',
         snapshot_expression: '1',
         policy_name: 'prod',
+        version: '1',
         fingerprint: 'a'.repeat(64),
       };
       const failures: string[] = [];
@@ -301,6 +303,9 @@ describe('API description (OpenAPI)', () => {
           'GET /api/v2/controls/:org/:identifier',
           'GET /api/v2/api-keys/:org/:key_id',
           'GET /api/v2/policies/:org/:policy_name',
+          'GET /api/v2/policies/:org/:policy_name/versions/:version',
+          'GET /api/v2/controls/:org/:identifier/versions/:version',
+          'GET /api/v2/credential-events/:org/:event_id',
           'GET /api/v2/asserts/:org/fingerprint/:fingerprint',
           'GET /api/v2/allowlists/:org',
         ]),

@@ -32,6 +32,8 @@ interface World {
   serviceAccount: string;
   /** A key of that service account. */
   keyId: string;
+  /** A credential event of this org (`GET /credential-events/{org}/{event_id}`). */
+  credentialEventId: string;
   /** The number of the org's last action, an environment action. */
   actionNumber: number;
   /** The commit its attestation names (`git_commit_info.sha1`). */
@@ -67,16 +69,20 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   resource_id: (w) => w.flow,
   service_account: (w) => w.serviceAccount,
   key_id: (w) => w.keyId,
+  event_id: (w) => w.credentialEventId, // GET /credential-events/{org}/{event_id}
   number: (w) => String(w.actionNumber), // an action number: this org's last one
   notification_number: (w) => String(w.actionNumber),
   fingerprint: (w) => w.fingerprint, // GET /attestations/{org}/{flow}/artifact/{fingerprint}/{name}
   hook_uid: (w) => w.hookUid, // a SonarQube webhook of this org (also probes the LaunchDarkly hook routes: 404 there)
   custom_attestation_type_name: (w) => w.customType,
   policy_name: (w) => w.policyName, // GET /policies/{org}/{policy_name}
+  version: () => '1', // .../versions/{version} of this org's control and policy: version 1 of each exists
   commit_sha: (w) => w.commitSha,
   search_value: (w) => w.fingerprint, // GET /search/{org}/sha/{search_value}
   repo: (w) => w.repoName, // GET /repos/{org}/live-artifacts/{repo}
 };
+/** Path parameters that name nothing of an org (a version number): always this org's value, never swapped. */
+const NEUTRAL_PATH = new Set(['version']);
 /** The same for query string fields. */
 const QUERY_FILLERS: Record<string, (w: World) => string> = {
   flow: (w) => w.flow,
@@ -275,6 +281,7 @@ describe('tenancy over every org-scoped route', () => {
       lastMoment: 0,
       serviceAccount: `bot-${id}-${hex(3)}`,
       keyId: '',
+      credentialEventId: '',
       actionNumber: 0,
       customType: `type-${id}-${hex(3)}`,
       customTypeInUse: `type-${id}-${hex(3)}`,
@@ -361,6 +368,7 @@ describe('tenancy over every org-scoped route', () => {
       .send({ description: secret('key') })
       .expect(201);
     w.keyId = key.body.id;
+    w.credentialEventId = (await t.dataSource.query(`SELECT e.id FROM credential_events e JOIN organizations o ON o.id = e.org_id WHERE o.name = $1 LIMIT 1`, [org.name]))[0].id;
     // Actions: e-mail targets (nothing is sent over a network); the last one an environment action.
     const target = () => [{ type: 'EMAIL', emails: [`${secret('mail')}@example.com`] }];
     for (let i = 0; i < flowActions; i++) {
@@ -445,7 +453,7 @@ describe('tenancy over every org-scoped route', () => {
       for (const f of queryFields(route)) if (f.required && NEUTRAL_QUERY[f.name] !== undefined) query[f.name] = NEUTRAL_QUERY[f.name];
       return { label, path, query, carried };
     };
-    const places = [...params.map((p) => `path:${p}`), ...fields.map((f) => `query:${f.name}`)];
+    const places = [...params.filter((p) => !NEUTRAL_PATH.has(p)).map((p) => `path:${p}`), ...fields.map((f) => `query:${f.name}`)];
     if (!places.length) return [];
     const single = places.map((place) => build(`other org's ${place}`, new Set([place])));
     const exclusive = new Set((EXCLUSIVE_QUERY[describeRoute(route)] ?? []).map((f) => `query:${f}`));

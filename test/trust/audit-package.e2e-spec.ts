@@ -29,6 +29,21 @@ function tarNames(gz: Buffer): string[] {
   return names;
 }
 
+/** One file of a tar.gz, read from the ustar headers as above. */
+function tarFile(gz: Buffer, wanted: string): string {
+  const tar = gunzipSync(gz);
+  for (let at = 0; at + 512 <= tar.length; ) {
+    const header = tar.subarray(at, at + 512);
+    if (header.every((b) => b === 0)) break;
+    const name = header.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '');
+    const prefix = header.subarray(345, 500).toString('utf8').replace(/\0.*$/s, '');
+    const size = parseInt(header.subarray(124, 136).toString('ascii').replace(/\0.*$/s, '').trim() || '0', 8);
+    if ((prefix ? `${prefix}/${name}` : name) === wanted) return tar.subarray(at + 512, at + 512 + size).toString('utf8');
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  throw new Error(`${wanted} is not in the package`);
+}
+
 describe('audit packages and verify package (with tampering)', () => {
   let t: TestApp;
   let org: TestOrg;
@@ -42,7 +57,7 @@ describe('audit packages and verify package (with tampering)', () => {
     t = await startTestApp({ LOG_ORIGIN: 'log.example.test', LOG_CHECKPOINT_INTERVAL_MS: '3600000' });
     signer = t.app.get(LogSigner, { strict: false });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-package-'));
-    org = await createOrg(t, { features: ['evaluations'] });
+    org = await createOrg(t, { features: ['evaluations', 'trail_moments'] });
     await t.http().put(`/api/v2/flows/${org.name}`).set(...bearer(org.adminKey)).send({ name: 'app' }).expect(201);
     await t.http().put(`/api/v2/trails/${org.name}/app`).set(...bearer(org.adminKey)).field('data_json', JSON.stringify({ name: 't1' })).expect(201);
     for (const name of ['unit', 'lint', 'scan', 'docs']) {
@@ -111,9 +126,14 @@ describe('audit packages and verify package (with tampering)', () => {
         'policies/' + names.find((n) => n.startsWith('policies/'))!.split('/')[1] + '/policy.rego',
       ]),
     );
-    // Five records (four attestations, one evaluation), each with a leaf and a proof.
-    expect(names.filter((n) => n.startsWith('log/leaves/'))).toHaveLength(5);
-    expect(names.filter((n) => n.startsWith('log/proofs/'))).toHaveLength(5);
+    // Six records (the trail begun, over its moment 1; four attestations; one evaluation), each with a leaf and a proof.
+    expect(names).toContain('moments/t1/1.json');
+    expect(names.filter((n) => n.startsWith('log/leaves/'))).toHaveLength(6);
+    expect(names.filter((n) => n.startsWith('log/proofs/'))).toHaveLength(6);
+    const manifest = JSON.parse(tarFile(fs.readFileSync(file), 'manifest.json'));
+    expect(manifest.records.filter((r: any) => r.kind === 'trail')).toEqual([{ kind: 'trail', id: expect.stringMatching(/@1$/), file: 'moments/t1/1.json', index: expect.any(Number) }]);
+    const moment = await t.http().get(`/api/v2/trails/${org.name}/app/t1/moments/1`).set(...bearer(org.adminKey)).expect(200);
+    expect(JSON.parse(tarFile(fs.readFileSync(file), 'moments/t1/1.json'))).toEqual(moment.body);
 
     const ok = await verify(['package', file, '--key', vkey]);
     expect(ok.out).toMatch(/0 failed \(package verified\)/);
@@ -143,6 +163,12 @@ describe('audit packages and verify package (with tampering)', () => {
     expect(names).toContain('artifact.json');
     expect(names).not.toContain('trail.json');
     expect(names.filter((n) => n.startsWith('attestations/'))).toEqual([`attestations/${sbom}.json`]);
+    // Its report (kind artifact), over the moment of t2 it made; not the trail's own entries.
+    const manifest = JSON.parse(tarFile(fs.readFileSync(file), 'manifest.json'));
+    const artifactId = JSON.parse(tarFile(fs.readFileSync(file), 'artifact.json')).id;
+    expect(manifest.records.filter((r: any) => r.kind === 'artifact' || r.kind === 'trail')).toEqual([
+      { kind: 'artifact', id: artifactId, file: expect.stringMatching(/^moments\/t2\/\d+\.json$/), index: expect.any(Number) },
+    ]);
     const ok = await verify(['package', file, '--key', vkey]);
     expect(ok.out).toMatch(/0 failed/);
     expect(ok.code).toBe(0);

@@ -10,7 +10,8 @@ import { runVerifyCli } from './run-cli';
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
 /** A package as the service lays it out: two attestations (one with evidence), their leaves and proofs. */
-function makePackage(tamper: (files: Map<string, Buffer>) => void = () => undefined) {
+/** `moment`: also the trail's moment 1 (kind trail), its leaf naming the given moment and flow. */
+function makePackage(tamper: (files: Map<string, Buffer>) => void = () => undefined, moment?: { leafMoment: number; leafFlow: string }) {
   const signer = noteSigner('log.example', generateKeyPairSync('ed25519').privateKey);
   const evidence = Buffer.from('a build log\n');
   const records = [
@@ -27,6 +28,14 @@ function makePackage(tamper: (files: Map<string, Buffer>) => void = () => undefi
     files.set(`attestations/${records[i].attestation_id}.json`, Buffer.from(canonicalJson(records[i])));
     files.set(`log/leaves/${index}.json`, Buffer.from(canonicalJson({ index, leaf: e.leaf, leaf_hash: e.leafHash.toString('base64') })));
     manifestRecords.push({ kind: 'attestation', id: records[i].attestation_id, file: `attestations/${records[i].attestation_id}.json`, index });
+  }
+  if (moment) {
+    const record = { moment_number: 1, created_at: 0, template_id: null, compliance_status: {} };
+    const e = buildLogEntry({ kind: 'trail', org: 'acme', id: 'trail-id@1', recordedAt: new Date(0), record, locators: { flow: moment.leafFlow, trail: 't', moment: moment.leafMoment } });
+    const index = tree.appendLeafHash(e.leafHash);
+    files.set('moments/t/1.json', Buffer.from(canonicalJson(record)));
+    files.set(`log/leaves/${index}.json`, Buffer.from(canonicalJson({ index, leaf: e.leaf, leaf_hash: e.leafHash.toString('base64') })));
+    manifestRecords.push({ kind: 'trail', id: 'trail-id@1', file: 'moments/t/1.json', index });
   }
   for (const r of manifestRecords) {
     files.set(`log/proofs/${r.index}.json`, Buffer.from(canonicalJson({ index: r.index, tree_size: tree.size, leaf_hash: tree.leafHash(r.index).toString('base64'), audit_path: tree.inclusionProof(r.index).map((h) => h.toString('base64')) })));
@@ -75,6 +84,17 @@ describe('verify package', () => {
     const result = await run(makePackage());
     expect(result.out).toMatch(/0 failed \(package verified\)/);
     expect(result.code).toBe(0);
+  });
+
+  it("checks a trail's moment record: passes when its leaf names that moment of the package's flow, fails otherwise", async () => {
+    const good = await run(makePackage(undefined, { leafMoment: 1, leafFlow: 'f' }));
+    expect(good.out).toMatch(/0 failed \(package verified\)/);
+    const otherMoment = await run(makePackage(undefined, { leafMoment: 2, leafFlow: 'f' }));
+    expect(otherMoment.code).toBe(1);
+    expect(otherMoment.out).toContain('trail trail-id@1: leaf 3 names moment 2 of flow f, not the packaged moment 1 of f');
+    const otherFlow = await run(makePackage(undefined, { leafMoment: 1, leafFlow: 'g' }));
+    expect(otherFlow.code).toBe(1);
+    expect(otherFlow.out).toContain('names moment 1 of flow g');
   });
 
   it('reports a changed record, even with the manifest rewritten to match', async () => {

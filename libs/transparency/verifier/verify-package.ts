@@ -152,6 +152,14 @@ export async function verifyPackage(options: VerifyPackageOptions): Promise<Pack
     }
     check(leaf.kind === r.kind && leaf.id === r.id && leaf.org === manifest.org, `leaf ${r.index}: names ${String(leaf.kind)} ${String(leaf.id)}, not ${r.kind} ${r.id}`);
     check(leaf.record_sha256 === sha, `${r.kind} ${r.id}: record changed since it was logged (SHA-256 ${sha} is not the leaf's ${String(leaf.record_sha256)})`);
+    if (r.kind === 'trail' || r.kind === 'artifact') {
+      // Logged over a trail's moment: the leaf names that moment, of this package's flow.
+      const moment = json<{ moment_number?: number }>(r.file);
+      check(
+        leaf.moment === moment?.moment_number && leaf.flow === manifest.subject?.flow,
+        `${r.kind} ${r.id}: leaf ${r.index} names moment ${String(leaf.moment)} of flow ${String(leaf.flow)}, not the packaged moment ${String(moment?.moment_number)} of ${String(manifest.subject?.flow)}`,
+      );
+    }
     const lh = leafHash(Buffer.from(leafFile!.leaf, 'utf8'));
     check(lh.toString('base64') === leafFile!.leaf_hash, `leaf ${r.index}: leaf_hash is not SHA-256(0x00 || leaf)`);
     if (root) {

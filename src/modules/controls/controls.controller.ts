@@ -12,7 +12,8 @@ import { GetControlQuery } from './queries/get-control/get-control.query';
 import { ListControlsQuery } from './queries/list-controls/list-controls.query';
 import { ListControlsQueryDto } from './queries/list-controls/list-controls.request.dto';
 import { ApiSuccess } from '../../common/openapi/response-schema';
-import { CONTROL_PAGE_SCHEMA, CONTROL_SCHEMA } from './dto/control.schema';
+import { CONTROL_PAGE_SCHEMA, CONTROL_SCHEMA, CONTROL_VERSION_SCHEMA } from './dto/control.schema';
+import { GetControlVersionQuery } from './queries/get-control-version/get-control-version.query';
 
 /** Controls (beta `controls`): admins write them, every member reads them. */
 @Controller('controls')
@@ -51,6 +52,13 @@ export class ControlsController {
   @ApiSuccess(CONTROL_SCHEMA)
   get(@CurrentOrg() org: OrgContext, @Param('identifier') identifier: string) {
     return this.queryBus.execute(new GetControlQuery({ ...orgScope(org), identifier }));
+  }
+
+  /** One kept version (the control right after one change); never changes, so the evidence log hashes it. */
+  @Get(':org/:identifier/versions/:version')
+  @ApiSuccess(CONTROL_VERSION_SCHEMA)
+  version(@CurrentOrg() org: OrgContext, @Param('identifier') identifier: string, @Param('version') version: string) {
+    return this.queryBus.execute(new GetControlVersionQuery({ ...orgScope(org), identifier, version }));
   }
 
   @Put(':org/:identifier')

@@ -1,26 +1,30 @@
 import { Module } from '@nestjs/common';
+import { EvidenceLogModule } from '../evidence-log/evidence-log.module';
 import { TagsModule, tagTargetProvider } from '../tags/tags.module';
 import { CreateControlHandler } from './commands/create-control/create-control.handler';
 import { SetControlArchivedHandler } from './commands/set-control-archived/set-control-archived.handler';
 import { UpdateControlHandler } from './commands/update-control/update-control.handler';
 import { ControlDirectory } from './control-directory';
+import { ControlVersionLogRenderer } from './control-version-log-renderer';
 import { ControlsController } from './controls.controller';
 import { ControlRepository } from './persistence/control.repository';
 import { GetControlHandler } from './queries/get-control/get-control.handler';
+import { GetControlVersionHandler } from './queries/get-control-version/get-control-version.handler';
 import { ListControlsHandler } from './queries/list-controls/list-controls.handler';
 
 /**
- * Controls: the requirements decisions answer (beta `controls`). Owns `controls` and
- * `control_policy_references`.
+ * Controls: the requirements decisions answer (beta `controls`). Owns `controls`,
+ * `control_versions` (append-only: the control after each change, logged) and `control_policy_references`.
  * Public surface: ControlDirectory (a decision's control, checked at request time; policy references). Its tag
  * target (`PATCH /tags/{org}/control/{identifier}`) is registered with the tags module.
  */
 @Module({
-  imports: [TagsModule],
+  imports: [TagsModule, EvidenceLogModule],
   controllers: [ControlsController],
   providers: [
     ControlRepository,
     ControlDirectory,
+    ControlVersionLogRenderer,
     tagTargetProvider<ControlDirectory>('control', ControlDirectory, (controls) => (manager, orgId, identifier, update) =>
       controls.updateTags(manager, orgId, identifier, update), { beta: 'controls' },
     ),
@@ -28,6 +32,7 @@ import { ListControlsHandler } from './queries/list-controls/list-controls.handl
     UpdateControlHandler,
     SetControlArchivedHandler,
     GetControlHandler,
+    GetControlVersionHandler,
     ListControlsHandler,
   ],
   exports: [ControlDirectory],

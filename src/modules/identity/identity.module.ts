@@ -1,27 +1,35 @@
 import { Module } from '@nestjs/common';
 import { CredentialVerifier } from '../../common/auth/auth-ports';
+import { EvidenceLogModule } from '../evidence-log/evidence-log.module';
 import { ApiKeyVerifier } from './api-key-verifier';
 import { CreateApiKeyHandler } from './commands/create-api-key/create-api-key.handler';
 import { RevokeApiKeyHandler } from './commands/revoke-api-key/revoke-api-key.handler';
 import { RotateApiKeyHandler } from './commands/rotate-api-key/rotate-api-key.handler';
+import { CredentialEvents } from './credential-events';
+import { CredentialEventsController } from './credential-events.controller';
 import { KeyHolders } from './key-holders';
 import { PersonalApiKeysController } from './personal-api-keys.controller';
 import { ApiKeyReader } from './persistence/api-key.reader';
 import { ApiKeyRepository } from './persistence/api-key.repository';
+import { CredentialEventRepository } from './persistence/credential-event.repository';
 import { UserRepository } from './persistence/user.repository';
 import { GetApiKeyHandler } from './queries/get-api-key/get-api-key.handler';
+import { GetCredentialEventHandler } from './queries/get-credential-event/get-credential-event.handler';
 import { ListApiKeysHandler } from './queries/list-api-keys/list-api-keys.handler';
 import { UserAccounts } from './user-accounts';
 
 /**
  * Users, API keys (personal and service-account) and how a raw key becomes a principal. Owns `users` and
- * `api_keys`; serves `/api-keys/{org}...` (the caller's own keys).
+ * `api_keys` and `credential_events` (append-only, logged); serves `/api-keys/{org}...` (the caller's own keys)
+ * and `/credential-events/{org}/{event_id}`.
  * Public surface: CredentialVerifier (the port the authentication guard uses), UserAccounts, and for the
  * service-accounts module: KeyHolders (where it registers how a named account becomes a key owner), the API-key
- * commands and queries its key routes dispatch, ApiKeyVerifier (to drop cached keys) and CREDENTIALS_CHANNEL.
+ * commands and queries its key routes dispatch, ApiKeyVerifier (to drop cached keys), CREDENTIALS_CHANNEL and CredentialEvents (to record, and log, a change
+ * of a service account).
  */
 @Module({
-  controllers: [PersonalApiKeysController],
+  imports: [EvidenceLogModule],
+  controllers: [PersonalApiKeysController, CredentialEventsController],
   providers: [
     ApiKeyRepository,
     ApiKeyReader,
@@ -35,12 +43,16 @@ import { UserAccounts } from './user-accounts';
     RotateApiKeyHandler,
     ListApiKeysHandler,
     GetApiKeyHandler,
+    CredentialEventRepository,
+    CredentialEvents,
+    GetCredentialEventHandler,
   ],
-  exports: [CredentialVerifier, UserAccounts, KeyHolders, ApiKeyVerifier],
+  exports: [CredentialVerifier, UserAccounts, KeyHolders, ApiKeyVerifier, CredentialEvents],
 })
 export class IdentityModule {}
 
 export { UserAccounts } from './user-accounts';
+export { CredentialEvents } from './credential-events';
 export { ApiKeyVerifier } from './api-key-verifier';
 export { KeyHolders, serviceAccountHolder } from './key-holders';
 export type { ServiceAccountKeyOwners } from './key-holders';

@@ -8,7 +8,8 @@ import { ApiSuccess } from '../../common/openapi/response-schema';
 import { MultipartJson } from '../../common/validation/multipart-json';
 import { PutPolicyCommand } from './commands/put-policy/put-policy.command';
 import { PutPolicyPayloadDto } from './commands/put-policy/put-policy.request.dto';
-import { POLICY_LIST_SCHEMA, POLICY_SCHEMA } from './dto/policy.schema';
+import { POLICY_LIST_SCHEMA, POLICY_SCHEMA, POLICY_VERSION_SCHEMA } from './dto/policy.schema';
+import { GetPolicyVersionQuery } from './queries/get-policy-version/get-policy-version.query';
 import { POLICY_PAYLOAD, PolicyFile, PolicyFormInterceptor } from './policy-form.interceptor';
 import { GetPolicyQuery } from './queries/get-policy/get-policy.query';
 import { ListPoliciesQuery } from './queries/list-policies/list-policies.query';
@@ -48,5 +49,12 @@ export class PoliciesController {
   @ApiSuccess(POLICY_SCHEMA)
   get(@CurrentOrg() org: OrgContext, @Param('policy_name') name: string) {
     return this.queryBus.execute(new GetPolicyQuery({ ...orgScope(org), name }));
+  }
+
+  /** One version, immutable (the evidence log's `policy_version` entries hash this answer). */
+  @Get(':org/:policy_name/versions/:version')
+  @ApiSuccess(POLICY_VERSION_SCHEMA)
+  version(@CurrentOrg() org: OrgContext, @Param('policy_name') name: string, @Param('version') version: string) {
+    return this.queryBus.execute(new GetPolicyVersionQuery({ ...orgScope(org), name, version }));
   }
 }

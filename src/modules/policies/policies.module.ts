@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ArtifactsModule } from '../artifacts/artifacts.module';
 import { ControlsModule } from '../controls/controls.module';
+import { EvidenceLogModule } from '../evidence-log/evidence-log.module';
 import { TrailsModule } from '../trails/trails.module';
 import { PutPolicyHandler } from './commands/put-policy/put-policy.handler';
 import { AllowlistRepository } from './persistence/allowlist.repository';
@@ -10,7 +11,9 @@ import { PolicyReader } from './persistence/policy.reader';
 import { PolicyRepository } from './persistence/policy.repository';
 import { PoliciesController } from './policies.controller';
 import { PolicyGate } from './policy-gate';
+import { PolicyVersionLogRenderer } from './policy-version-log-renderer';
 import { GetPolicyHandler } from './queries/get-policy/get-policy.handler';
+import { GetPolicyVersionHandler } from './queries/get-policy-version/get-policy-version.handler';
 import { ListPoliciesHandler } from './queries/list-policies/list-policies.handler';
 
 /**
@@ -20,7 +23,7 @@ import { ListPoliciesHandler } from './queries/list-policies/list-policies.handl
  * Public surface: PolicyGate (attach, detach, rules of an environment, allow-lists, judge artifacts).
  */
 @Module({
-  imports: [ArtifactsModule, TrailsModule, ControlsModule],
+  imports: [ArtifactsModule, TrailsModule, ControlsModule, EvidenceLogModule],
   controllers: [PoliciesController],
   providers: [
     PolicyRepository,
@@ -29,8 +32,10 @@ import { ListPoliciesHandler } from './queries/list-policies/list-policies.handl
     AllowlistRepository,
     FlowTagsReader,
     PolicyGate,
+    PolicyVersionLogRenderer,
     PutPolicyHandler,
     GetPolicyHandler,
+    GetPolicyVersionHandler,
     ListPoliciesHandler,
   ],
   exports: [PolicyGate],

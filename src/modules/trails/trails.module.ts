@@ -40,4 +40,5 @@ export type { TrailStatus } from './domain/compliance';
 
 // Read messages other modules may dispatch (the audit package copies a trail as its read route answers it).
 export { GetTrailQuery } from './queries/get-trail/get-trail.query';
+export { GetTrailMomentQuery } from './queries/get-trail-moment/get-trail-moment.query';
 export type { MomentLogRef } from './trail-log-renderers';

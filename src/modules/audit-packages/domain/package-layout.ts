@@ -38,6 +38,9 @@ Files
 - attestations/<id>.json   each attestation as GET /api/v2/attestations/{org}?attestation_id=<id> returns it
                            (RFC 8785 canonical JSON; its SHA-256 is its log entry's record_sha256)
 - evidence/<sha256>        each attachment's bytes, named by their SHA-256
+- moments/<trail>/<n>.json the trail as of moment n, as GET /api/v2/trails/{org}/{flow}/{trail}/moments/{n}
+                           returns it: the record of the log entries of the trail begun or updated (kind trail)
+                           and of an artifact reported (kind artifact) at that moment
 - evaluations/<id>.json    each evaluation that covered the trail; <id>.dsse.json its signed statement (DSSE,
                            in-toto Statement v1, SLSA VSA v1), whose SHA-256 is its log entry's record_sha256
 - evaluations/<id>.input.json  what replaying it needs: the input document it evaluated (its SHA-256 is the
@@ -49,6 +52,6 @@ Files
 - log/proofs/<index>.json  its RFC 9162 inclusion proof at the checkpoint's size
 
 What the verifier checks: the checkpoint's signature; every file against the manifest; each record's canonical
-SHA-256 against its leaf; each leaf's hash and inclusion proof against the checkpoint's root; each attachment
+SHA-256 against its leaf (for a moment, also that the leaf names that moment of the package's flow); each leaf's hash and inclusion proof against the checkpoint's root; each attachment
 against its attestation's digest; each signed statement's signature, subjects, policy and input attestations.
 `;

@@ -8,7 +8,7 @@ import { AppError } from '../../../common/errors/app-error';
 import { FindOrgAttestationQuery, GetAttestationEvidenceQuery, ListFlowAttestationsQuery } from '../../attestations/attestations.module';
 import { EvaluationArchive } from '../../evaluations/evaluations.module';
 import { GetCheckpointQuery, InclusionProofQuery, ListEntriesQuery, ListLogKeysQuery, LookupEntryQuery } from '../../evidence-log/evidence-log.module';
-import { GetTrailQuery } from '../../trails/trails.module';
+import { GetTrailMomentQuery, GetTrailQuery } from '../../trails/trails.module';
 import { PACKAGE_README, PackageManifest } from '../domain/package-layout';
 import { GetTrailAuditPackageQuery } from './get-trail-audit-package.query';
 import { GetArtifactAuditPackageQuery } from './get-artifact-audit-package.query';
@@ -24,7 +24,7 @@ interface PackageSpec {
   record: unknown;
   /** Which attestations (read shapes) and which log leaves belong to the subject. */
   includes(a: { trail_name: string; artifact_fingerprint?: string | null }): boolean;
-  logged(leaf: { flow?: string; trail?: string; fingerprint?: string }): boolean;
+  logged(leaf: { kind: string; id: string; flow?: string; trail?: string; fingerprint?: string }): boolean;
 }
 
 /** Bytes written to the archive per chunk: the stream's back-pressure is honoured between chunks. */
@@ -85,7 +85,7 @@ export class AuditPackageWriter {
     const size = checkpoint.size;
 
     // This trail's log entries (covered by the checkpoint), by the locators their leaves carry.
-    const logged = new Map<string, { kind: string; id: string; index: number; leaf: string; leaf_hash: string }>();
+    const logged = new Map<string, { kind: string; id: string; index: number; leaf: string; leaf_hash: string; trail?: string; moment?: number }>();
     // Every leaf hash up to the checkpoint: proofs are computed here from them (and checked against the signed
     // root below) instead of one query per proof step per record.
     const tree = new MemoryTree();
@@ -96,9 +96,9 @@ export class AuditPackageWriter {
       if (page.entries.length === 0) break;
       for (const e of page.entries) {
         tree.appendLeafHash(Buffer.from(e.leaf_hash, 'base64'));
-        const leaf = JSON.parse(e.leaf) as { kind: string; id: string; flow?: string; trail?: string; fingerprint?: string };
+        const leaf = JSON.parse(e.leaf) as { kind: string; id: string; flow?: string; trail?: string; fingerprint?: string; moment?: number };
         if (e.index !== null && e.index < size && spec.logged(leaf)) {
-          logged.set(`${leaf.kind}/${leaf.id}`, { kind: leaf.kind, id: leaf.id, index: e.index, leaf: e.leaf, leaf_hash: e.leaf_hash });
+          logged.set(`${leaf.kind}/${leaf.id}`, { kind: leaf.kind, id: leaf.id, index: e.index, leaf: e.leaf, leaf_hash: e.leaf_hash, trail: leaf.trail, moment: leaf.moment });
         }
       }
     }
@@ -155,6 +155,27 @@ export class AuditPackageWriter {
           manifest.missing_evidence.push({ attestation_id: id, sha256: record.evidence.sha256, reason: error.message });
         }
       }
+    }
+
+    // The trail's moments its log entries are over (a trail begun or updated, an artifact reported): each moment
+    // as `GET /trails/{org}/{flow}/{trail}/moments/{n}` answers it, once, for every entry made over it.
+    const momentEntries = [...logged.values()].filter((e) => (e.kind === 'trail' || e.kind === 'artifact') && e.trail !== undefined && e.moment !== undefined);
+    for (const entry of momentEntries.sort((a, b) => a.index - b.index)) {
+      const file = `moments/${entry.trail}/${entry.moment}.json`;
+      leaves.push(entry);
+      if (!files[file]) {
+        try {
+          const moment = await this.queryBus.execute(
+            new GetTrailMomentQuery({ ...scope, flowName: props.flowName, trailName: entry.trail!, expression: String(entry.moment) }),
+          );
+          await add(file, json(moment));
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          manifest.missing_records.push({ kind: entry.kind, id: entry.id, index: entry.index });
+          continue;
+        }
+      }
+      manifest.records.push({ kind: entry.kind, id: entry.id, file, index: entry.index });
     }
 
     for (const ev of await this.evaluations.covering(props.orgId, props.flowName, props.trailName)) {
@@ -232,7 +253,7 @@ export class GetArtifactAuditPackageHandler implements IQueryHandler<GetArtifact
     const scope = { orgId: props.orgId, orgName: props.orgName };
     const fingerprint = props.fingerprint;
     // The artifact as `GET /artifacts/{org}/{flow}/fingerprint/{fingerprint}` answers it (404 when unknown).
-    const artifact = (await this.writer.queryBus.execute(new GetArtifactsQuery({ ...scope, flowName: props.flowName, by: { fingerprint } }))) as { trail_name: string };
+    const artifact = (await this.writer.queryBus.execute(new GetArtifactsQuery({ ...scope, flowName: props.flowName, by: { fingerprint } }))) as { id: string; trail_name: string };
     const stream = this.writer.start(scope, {
       subject: { kind: 'artifact', flow: props.flowName, fingerprint },
       flowName: props.flowName,
@@ -240,7 +261,8 @@ export class GetArtifactAuditPackageHandler implements IQueryHandler<GetArtifact
       recordFile: 'artifact.json',
       record: artifact,
       includes: (a) => a.trail_name === artifact.trail_name && a.artifact_fingerprint === fingerprint,
-      logged: (leaf) => leaf.flow === props.flowName && leaf.fingerprint === fingerprint,
+      // Its attestations (by fingerprint) and its report (kind `artifact`, over the trail's moment it made).
+      logged: (leaf) => leaf.flow === props.flowName && (leaf.fingerprint === fingerprint || (leaf.kind === 'artifact' && leaf.id === artifact.id)),
     });
     return { filename: `${props.orgName}-${props.flowName}-${fingerprint.slice(0, 12)}-audit-package.tar.gz`, stream };
   }

@@ -1,4 +1,4 @@
-import { arrayOf, boolean, describe, integer, mapOf, object, string, timestamp } from '../../../common/openapi/response-schema';
+import { arrayOf, boolean, describe, integer, mapOf, object, oneOf, string, timestamp } from '../../../common/openapi/response-schema';
 
 /** ControlResponse (control.response.ts). */
 export const CONTROL_SCHEMA = object({
@@ -16,3 +16,16 @@ export const CONTROL_SCHEMA = object({
 });
 
 export const CONTROL_PAGE_SCHEMA = object({ controls: arrayOf(CONTROL_SCHEMA), page: integer, per_page: integer, total_pages: integer, total_count: integer });
+
+/** ControlVersionResponse (control-version.response.ts). */
+export const CONTROL_VERSION_SCHEMA = object({
+  identifier: string,
+  version: integer,
+  name: string,
+  description: string,
+  links: mapOf(string),
+  archived: boolean,
+  change: oneOf('created', 'edited', 'archived', 'unarchived', 'recorded'),
+  changed_by: string,
+  changed_at: timestamp,
+});

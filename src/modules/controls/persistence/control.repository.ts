@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+import { ControlChange, ControlVersionResponse } from '../dto/control-version.response';
 
 /** A control as stored; timestamps are Unix seconds. */
 export interface ControlRow {
@@ -29,7 +30,10 @@ const COLUMNS = `c.id, c.identifier, c.name, c.description, c.links, c.tags, c.v
   COALESCE((SELECT array_agg(r.policy ORDER BY r.last_referenced_at DESC, r.policy)
             FROM control_policy_references r WHERE r.org_id = c.org_id AND r.control_id = c.id), '{}') AS policies_referencing`;
 
-/** Owns `controls` and `control_policy_references`. */
+const VERSION_QUERY = `SELECT v.identifier, v.version, v.name, v.description, v.links, v.archived, v.change, v.changed_by,
+  EXTRACT(EPOCH FROM v.changed_at)::float8 AS changed_at FROM control_versions v WHERE v.org_id = $1 AND v.identifier = $2`;
+
+/** Owns `controls`, `control_versions` and `control_policy_references`. */
 @Injectable()
 export class ControlRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -74,8 +78,8 @@ export class ControlRepository {
     return rows[0] ?? null;
   }
 
-  /** Applies the changes given and bumps `version`, when anything changes. */
-  async update(manager: EntityManager, orgId: string, id: string, changes: ControlChanges & { archived?: boolean }): Promise<void> {
+  /** Applies the changes given and bumps `version`, when anything changes: the new version, or null when nothing changed. */
+  async update(manager: EntityManager, orgId: string, id: string, changes: ControlChanges & { archived?: boolean }): Promise<number | null> {
     const columns: string[] = [];
     const values: string[] = [];
     const params: unknown[] = [orgId, id];
@@ -88,12 +92,38 @@ export class ControlRepository {
     if (changes.description !== undefined) set('description', changes.description);
     if (changes.links !== undefined) set('links', JSON.stringify(changes.links), '::jsonb');
     if (changes.archived !== undefined) set('archived', changes.archived, '::boolean');
-    if (!columns.length) return;
-    await manager.query(
+    if (!columns.length) return null;
+    const rows: Array<{ version: number }> = await manager.query(
       `UPDATE controls SET ${columns.map((c, i) => `${c} = ${values[i]}`).join(', ')}, version = version + 1, updated_at = clock_timestamp()
-       WHERE org_id = $1 AND id = $2 AND (${columns.join(', ')}) IS DISTINCT FROM (${values.join(', ')})`,
+       WHERE org_id = $1 AND id = $2 AND (${columns.join(', ')}) IS DISTINCT FROM (${values.join(', ')}) RETURNING version`,
       params,
     );
+    // A raw UPDATE through TypeORM answers [rows, count].
+    const returned = Array.isArray(rows[0]) ? (rows[0] as unknown as Array<{ version: number }>) : rows;
+    return returned[0]?.version ?? null;
+  }
+
+  /**
+   * Keeps the control as it is now (after a change, in the same transaction) as its current version in
+   * `control_versions`, and answers it as `GET /controls/{org}/{identifier}/versions/{version}` does.
+   */
+  async recordVersion(manager: EntityManager, orgId: string, identifier: string, change: ControlChange, actor: string): Promise<ControlVersionResponse> {
+    await manager.query(
+      `INSERT INTO control_versions (org_id, control_id, version, identifier, name, description, links, archived, change, changed_by, changed_at)
+       SELECT org_id, id, version, identifier, name, description, links, archived, $3, $4, updated_at FROM controls WHERE org_id = $1 AND identifier = $2`,
+      [orgId, identifier, change, actor],
+    );
+    const rows: ControlVersionResponse[] = await manager.query(
+      `${VERSION_QUERY} AND v.version = (SELECT version FROM controls WHERE org_id = $1 AND identifier = $2)`,
+      [orgId, identifier],
+    );
+    return rows[0];
+  }
+
+  /** One kept version of a control; null when there is none. */
+  async version(orgId: string, identifier: string, version: number): Promise<ControlVersionResponse | null> {
+    const rows: ControlVersionResponse[] = await this.dataSource.query(`${VERSION_QUERY} AND v.version = $3`, [orgId, identifier, version]);
+    return rows[0] ?? null;
   }
 
   async setTags(manager: EntityManager, orgId: string, id: string, tags: Record<string, string>): Promise<void> {

@@ -1,4 +1,4 @@
-import { describe, nullable, object, string, timestamp } from '../../../common/openapi/response-schema';
+import { describe, nullable, object, oneOf, string, timestamp } from '../../../common/openapi/response-schema';
 
 const neverExpires = describe(timestamp, 'Unix seconds; 0 means never');
 
@@ -17,3 +17,17 @@ export const CREATED_API_KEY_SCHEMA = object(
   },
   ['grace_period_expires_at'],
 );
+
+/** CredentialEventResponse (credential-event.response.ts): public metadata only. */
+export const CREDENTIAL_EVENT_SCHEMA = object({
+  id: string,
+  type: oneOf('service_account_created', 'service_account_changed', 'service_account_deleted', 'api_key_created', 'api_key_rotated', 'api_key_revoked'),
+  service_account: nullable(string),
+  user: nullable(string),
+  privilege: nullable(string),
+  description: nullable(string),
+  key: nullable(object({ id: string, description: string, created_at: timestamp, expires_at: neverExpires })),
+  replaced_key: nullable(object({ id: string, expires_at: timestamp })),
+  actor: string,
+  recorded_at: timestamp,
+});

@@ -110,6 +110,16 @@ export class ApiKeyRepository {
     return rows.length > 0;
   }
 
+  /** A key's public metadata (Unix seconds; `expires_at` 0 = never), for a credential event. */
+  async metadata(manager: EntityManager, keyId: string): Promise<{ id: string; description: string; created_at: number; expires_at: number }> {
+    const rows = await manager.query(
+      `SELECT id, description, EXTRACT(EPOCH FROM created_at)::float8 AS created_at,
+              COALESCE(EXTRACT(EPOCH FROM expires_at)::float8, 0) AS expires_at FROM api_keys WHERE id = $1`,
+      [keyId],
+    );
+    return rows[0];
+  }
+
   /** Sets when a (locked) key stops working: the end of a rotated key's grace period. */
   async expireAt(manager: EntityManager, keyId: string, expiresAt: Date): Promise<void> {
     await manager.query(

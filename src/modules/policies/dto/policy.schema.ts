@@ -15,3 +15,6 @@ export const POLICY_SCHEMA = object({
 });
 
 export const POLICY_LIST_SCHEMA = arrayOf(POLICY_SCHEMA);
+
+/** PolicyVersionResponse (policy-version.response.ts). */
+export const POLICY_VERSION_SCHEMA = object({ name: string, version: integer, comment: string, timestamp, created_by: string, policy_yaml: string });

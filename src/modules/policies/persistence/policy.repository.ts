@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+import { PolicyVersionResponse } from '../dto/policy-version.response';
 import type { PolicySpec } from '../domain/policy-spec';
 
 export interface PolicyRow {
@@ -94,6 +95,20 @@ export class PolicyRepository {
       `INSERT INTO policy_versions (org_id, policy_id, version, policy_yaml, spec, comment, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [orgId, policyId, version, p.yaml, JSON.stringify(p.spec), p.comment, p.actor],
     );
+  }
+
+  /**
+   * One version as `GET /policies/{org}/{name}/versions/{version}` answers it (also what the evidence log
+   * hashes, read in the writing transaction); null when there is none.
+   */
+  async version(orgId: string, name: string, version: number, manager: EntityManager = this.dataSource.manager): Promise<PolicyVersionResponse | null> {
+    const rows: PolicyVersionResponse[] = await manager.query(
+      `SELECT p.name, v.version, v.comment, EXTRACT(EPOCH FROM v.created_at)::float8 AS timestamp, v.created_by, v.policy_yaml
+       FROM policies p JOIN policy_versions v ON v.org_id = p.org_id AND v.policy_id = p.id
+       WHERE p.org_id = $1 AND p.name = $2 AND v.version = $3`,
+      [orgId, name, version],
+    );
+    return rows[0] ?? null;
   }
 
   async latestYaml(manager: EntityManager, orgId: string, policyId: string, version: number): Promise<string> {

@@ -1,8 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError } from '../../../../common/errors/app-error';
 import { UnitOfWork } from '../../../../database/unit-of-work';
+import { EvidenceLog } from '../../../evidence-log/evidence-log.module';
 import { ControlResponse, toControlResponse } from '../../dto/control.response';
 import { ControlRepository } from '../../persistence/control.repository';
+import { logControlVersion } from '../../control-version-log';
 import { CreateControlCommand } from './create-control.command';
 
 @CommandHandler(CreateControlCommand)
@@ -10,10 +12,11 @@ export class CreateControlHandler implements ICommandHandler<CreateControlComman
   constructor(
     private readonly uow: UnitOfWork,
     private readonly controls: ControlRepository,
+    private readonly evidenceLog: EvidenceLog,
   ) {}
 
   async execute(command: CreateControlCommand): Promise<ControlResponse> {
-    const { orgId, identifier, name, description, links, actor } = command.props;
+    const { orgId, orgName, identifier, name, description, links, actor } = command.props;
     return this.uow.run(async (manager) => {
       const created = await this.controls.insert(manager, orgId, {
         identifier,
@@ -23,6 +26,7 @@ export class CreateControlHandler implements ICommandHandler<CreateControlComman
         createdBy: actor,
       });
       if (!created) throw new ConflictError(`Control '${identifier}' already exists`);
+      await logControlVersion(this.evidenceLog, manager, { orgId, orgName }, await this.controls.recordVersion(manager, orgId, identifier, 'created', actor));
       return toControlResponse((await this.controls.find(orgId, identifier, manager))!);
     });
   }

@@ -1,8 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '../../../../common/errors/app-error';
 import { UnitOfWork } from '../../../../database/unit-of-work';
+import { EvidenceLog } from '../../../evidence-log/evidence-log.module';
 import { ControlResponse, toControlResponse } from '../../dto/control.response';
 import { ControlRepository } from '../../persistence/control.repository';
+import { logControlVersion } from '../../control-version-log';
 import { UpdateControlCommand } from './update-control.command';
 
 @CommandHandler(UpdateControlCommand)
@@ -10,14 +12,19 @@ export class UpdateControlHandler implements ICommandHandler<UpdateControlComman
   constructor(
     private readonly uow: UnitOfWork,
     private readonly controls: ControlRepository,
+    private readonly evidenceLog: EvidenceLog,
   ) {}
 
   async execute(command: UpdateControlCommand): Promise<ControlResponse> {
-    const { orgId, identifier, name, description, links } = command.props;
+    const { orgId, orgName, identifier, name, description, links, actor } = command.props;
     return this.uow.run(async (manager) => {
       const control = await this.controls.lock(manager, orgId, identifier);
       if (!control) throw new NotFoundError(`Control '${identifier}' not found`);
-      await this.controls.update(manager, orgId, control.id, { name, description, links });
+      const version = await this.controls.update(manager, orgId, control.id, { name, description, links });
+      // A change is a new version, kept and logged; an edit that changes nothing is neither.
+      if (version !== null) {
+        await logControlVersion(this.evidenceLog, manager, { orgId, orgName }, await this.controls.recordVersion(manager, orgId, identifier, 'edited', actor));
+      }
       return toControlResponse((await this.controls.find(orgId, identifier, manager))!);
     });
   }

@@ -1,6 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Clock } from '../../../../common/clock/clock';
 import { UnitOfWork } from '../../../../database/unit-of-work';
+import { CredentialEvents, keyEventSubject } from '../../credential-events';
 import { ApiKeyNotFoundError, KEY_ID, KeyHolders } from '../../key-holders';
 import { ApiKeyVerifier } from '../../api-key-verifier';
 import { ApiKeyRepository } from '../../persistence/api-key.repository';
@@ -14,13 +15,17 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
     private readonly keys: ApiKeyRepository,
     private readonly clock: Clock,
     private readonly verifier: ApiKeyVerifier,
+    private readonly events: CredentialEvents,
   ) {}
 
   async execute(command: RevokeApiKeyCommand): Promise<string> {
-    const { orgId, holder, keyId } = command.props;
+    const { orgId, orgName, actor, holder, keyId } = command.props;
     await this.uow.run(async (manager) => {
       const owner = await this.holders.lock(manager, orgId, holder);
-      if (!KEY_ID.test(keyId) || !(await this.keys.revoke(manager, owner, keyId, new Date(this.clock.now())))) throw new ApiKeyNotFoundError();
+      const now = new Date(this.clock.now());
+      if (!KEY_ID.test(keyId) || !(await this.keys.revoke(manager, owner, keyId, now))) throw new ApiKeyNotFoundError();
+      const key = await this.keys.metadata(manager, keyId);
+      await this.events.record(manager, { orgId, orgName }, { type: 'api_key_revoked', ...keyEventSubject(holder), key, actor }, now);
     });
     this.verifier.forget({ kind: 'key', id: keyId });
     return `API key ${keyId} was revoked`;

@@ -4,6 +4,7 @@ import { ValidationError } from '../../../../common/errors/app-error';
 import { UnitOfWork } from '../../../../database/unit-of-work';
 import { DEFAULT_ROTATION_GRACE_HOURS, parseExpiresAt, rotatedKeyExpiry } from '../../domain/key-lifetime';
 import { CreatedApiKeyResponse, toCreatedApiKeyResponse } from '../../dto/api-key.response';
+import { CredentialEvents, keyEventSubject } from '../../credential-events';
 import { ApiKeyNotFoundError, KEY_ID, KeyHolders } from '../../key-holders';
 import { ApiKeyVerifier } from '../../api-key-verifier';
 import { ApiKeyRepository } from '../../persistence/api-key.repository';
@@ -17,10 +18,11 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
     private readonly keys: ApiKeyRepository,
     private readonly clock: Clock,
     private readonly verifier: ApiKeyVerifier,
+    private readonly events: CredentialEvents,
   ) {}
 
   async execute(command: RotateApiKeyCommand): Promise<CreatedApiKeyResponse> {
-    const { orgId, holder, keyId, graceHours, expiresAt } = command.props;
+    const { orgId, orgName, actor, holder, keyId, graceHours, expiresAt } = command.props;
     const rotated = await this.uow.run(async (manager) => {
       const owner = await this.holders.lock(manager, orgId, holder);
       const now = this.clock.now();
@@ -31,7 +33,15 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
       const oldStops = rotatedKeyExpiry(old.expires_at, now, graceHours ?? DEFAULT_ROTATION_GRACE_HOURS);
       await this.keys.expireAt(manager, old.id, oldStops);
       const issued = await this.keys.issue(manager, owner, old.description, expiry.expiresAt, new Date(now));
-      return { ...toCreatedApiKeyResponse(issued), grace_period_expires_at: oldStops.getTime() / 1000 };
+      const created = toCreatedApiKeyResponse(issued);
+      const { key: _value, ...metadata } = created; // never the key's value
+      await this.events.record(
+        manager,
+        { orgId, orgName },
+        { type: 'api_key_rotated', ...keyEventSubject(holder), key: metadata, replaced_key: { id: old.id, expires_at: oldStops.getTime() / 1000 }, actor },
+        new Date(now),
+      );
+      return { ...created, grace_period_expires_at: oldStops.getTime() / 1000 };
     });
     this.verifier.forget({ kind: 'key', id: keyId });
     return rotated;

@@ -1,7 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { EntityManager } from 'typeorm';
 import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../../../common/errors/app-error';
 import { UnitOfWork } from '../../../../database/unit-of-work';
 import { ControlDirectory } from '../../../controls/controls.module';
+import { EvidenceLog } from '../../../evidence-log/evidence-log.module';
 import { parsePolicy } from '../../domain/policy-spec';
 import { PolicyResponse } from '../../dto/policy.response';
 import { PolicyReader } from '../../persistence/policy.reader';
@@ -15,10 +17,11 @@ export class PutPolicyHandler implements ICommandHandler<PutPolicyCommand> {
     private readonly policies: PolicyRepository,
     private readonly reader: PolicyReader,
     private readonly controls: ControlDirectory,
+    private readonly evidenceLog: EvidenceLog,
   ) {}
 
   async execute(command: PutPolicyCommand): Promise<{ created: boolean; policy: PolicyResponse }> {
-    const { orgId, name, description, comment, yaml, actor } = command.props;
+    const { orgId, orgName, name, description, comment, yaml, actor } = command.props;
     const spec = parsePolicy(yaml);
     const created = await this.uow.run(async (manager) => {
       // A decision rule names a control that must exist (and not be archived) when the policy is saved.
@@ -37,11 +40,13 @@ export class PutPolicyHandler implements ICommandHandler<PutPolicyCommand> {
       if (!existing) {
         const id = await this.policies.create(manager, orgId, { name, description: description ?? '', yaml, spec, comment: comment ?? '', actor });
         if (!id) throw new ConflictError(`Policy '${name}' was created by another request at the same time; send it again`);
+        await this.logVersion(manager, orgId, orgName, name, 1);
         return true;
       }
       const current = await this.policies.latestYaml(manager, orgId, existing.id, existing.latest_version);
       if (current !== yaml) {
         await this.policies.addVersion(manager, orgId, existing, { description: description ?? existing.description, yaml, spec, comment: comment ?? '', actor });
+        await this.logVersion(manager, orgId, orgName, name, existing.latest_version + 1);
       } else if (description !== undefined && description !== existing.description) {
         await this.policies.setDescription(manager, orgId, existing.id, description);
       }
@@ -49,5 +54,21 @@ export class PutPolicyHandler implements ICommandHandler<PutPolicyCommand> {
     });
     const [policy] = await this.reader.list(orgId, name);
     return { created, policy };
+  }
+
+  /**
+   * A new version is a record of the evidence log (kind `policy_version`): what
+   * `GET /policies/{org}/{name}/versions/{version}` answers, read in this transaction.
+   */
+  private async logVersion(manager: EntityManager, orgId: string, orgName: string, name: string, version: number): Promise<void> {
+    const record = (await this.policies.version(orgId, name, version, manager))!;
+    await this.evidenceLog.append(manager, {
+      orgId,
+      org: orgName,
+      kind: 'policy_version',
+      id: `${name}@${version}`,
+      record,
+      recordedAt: new Date(Math.round(record.timestamp * 1e6) / 1e3),
+    });
   }
 }
