@@ -188,7 +188,7 @@ describe('web interface (/ui) in a browser', () => {
     await context.close();
   });
 
-  it('replays an evaluation and says it was identical', async () => {
+  it('replays an evaluation and says it was identical, showing the policy files it ran', async () => {
     const context = await browser.newContext();
     const page = await signIn(context, world.org.name, world.org.adminKey);
     await visit(page, `/ui/o/${world.org.name}/evaluations`);
@@ -197,6 +197,8 @@ describe('web interface (/ui) in a browser', () => {
     await page.getByRole('button', { name: 'Replay' }).click();
     await page.getByTestId('replay-verdict').waitFor();
     expect(await page.getByTestId('replay-verdict').innerText()).toBe('Replay identical');
+    expect(await page.getByTestId('policy-file').allTextContents()).toEqual([world.rego]);
+    expect(await page.locator('main').innerText()).toContain(`sha256 ${createHash('sha256').update(world.rego).digest('hex')}`);
     await checkA11y(page, 'evaluation');
     await screenshot(page, 'evaluation');
     await visit(page, `/ui/o/${world.org.name}/controls`);
@@ -341,6 +343,9 @@ describe('web interface (/ui) in a browser', () => {
     expect(text).toContain('acme/web:1<img src=x onerror=');
     await visit(page, `/ui/o/${hostile.org.name}/environments/prod`);
     expect(await page.getByTestId('policy-yaml').textContent()).toBe(hostile.policy);
+    await visit(page, `/ui/o/${hostile.org.name}/evaluations/${hostile.evaluationId}`);
+    expect(await page.getByTestId('policy-file').textContent()).toBe(hostile.rego);
+    expect(await page.locator('main img, main script').count()).toBe(0);
     await visit(page, `/ui/o/${hostile.org.name}/flows/${hostile.flow}/trails/${hostile.trail}`);
     const trailText = await page.locator('main').innerText();
     expect(trailText).toContain(`alice ${XSS}`);

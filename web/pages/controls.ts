@@ -1,5 +1,5 @@
 import { ApiError, get, post } from '../api';
-import { badge, h, link, section, table, time, value, show } from '../dom';
+import { badge, type Child, h, link, section, table, time, value, show } from '../dom';
 import { ui } from '../nav';
 import type { Ctx } from './index';
 import { pageNumber, pager } from './common';
@@ -63,7 +63,10 @@ export async function evaluationsPage({ params, query, main, setTitle }: Ctx): P
 export async function evaluationPage({ params, main, setTitle }: Ctx): Promise<void> {
   const { org, id } = params;
   setTitle(`Evaluation ${id}`);
-  const e = await get<any>(`/evaluations/${enc(org)}/${enc(id)}`);
+  const [e, policy] = await Promise.all([
+    get<any>(`/evaluations/${enc(org)}/${enc(id)}`),
+    get<any>(`/evaluations/${enc(org)}/${enc(id)}/policy`).catch((error) => error as Error),
+  ]);
   const out = h('div', { role: 'status', 'aria-live': 'polite', id: 'replay-result' });
   const button = h('button', { type: 'button', id: 'replay' }, 'Replay');
   button.addEventListener('click', async () => {
@@ -82,7 +85,6 @@ export async function evaluationPage({ params, main, setTitle }: Ctx): Promise<v
       button.removeAttribute('disabled');
     }
   });
-  const policies: Record<string, unknown> | undefined = e.policy?.files ?? e.policy_files;
   show(main, 
     h('p', {}, link(ui('o', org, 'evaluations'), '← Evaluations')),
     h('h1', {}, `Evaluation ${id} `, badge(e.result?.allow, ['allowed', 'denied'])),
@@ -99,12 +101,30 @@ export async function evaluationPage({ params, main, setTitle }: Ctx): Promise<v
       }),
     ),
     section('Replay', h('p', {}, 'Runs the stored policy files on the stored input again and says whether the result is identical.'), button, out),
-    section(
-      'Policy files',
-      policies
-        ? Object.entries(policies).map(([n, text]) => h('div', {}, h('h3', {}, n), h('pre', {}, String(text))))
-        : h('p', { class: 'muted' }, 'The API serves the digest of the policy files (above), not the files themselves.'),
-    ),
+    section('Policy files', policyFiles(policy)),
     section('Evaluation', value(e)),
   );
+}
+
+/** The bundle as stored, each file as text (never markup) with its sha256, so a reader can compare it with theirs. */
+function policyFiles(policy: any): Child {
+  if (policy instanceof Error) {
+    return h('p', { class: 'error' }, policy instanceof ApiError ? `${policy.status}: ${policy.message}` : String(policy));
+  }
+  const files: Record<string, string> = policy.files ?? {};
+  const digests: Record<string, string> = policy.file_digests ?? {};
+  return [
+    h('p', { class: 'muted' }, `Bundle digest ${policy.digest}`),
+    Object.keys(files)
+      .sort()
+      .map((name) =>
+        h(
+          'div',
+          { class: 'policy-file' },
+          h('h3', {}, name),
+          h('p', { class: 'muted' }, `sha256 ${digests[name] ?? ''}`),
+          h('pre', { tabindex: 0, 'aria-label': `Policy file ${name}`, 'data-testid': 'policy-file' }, String(files[name])),
+        ),
+      ),
+  ];
 }
