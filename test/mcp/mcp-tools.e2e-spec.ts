@@ -8,6 +8,8 @@ import { waitFor } from '../support/wait';
 import { call, Connect, overHttp, overStdio } from './mcp-clients';
 import { McpWorld, seedWorld } from './mcp-world';
 
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
 const TOOL_NAMES = [
   'check_deployment_gate',
   'control_decisions',
@@ -201,6 +203,36 @@ describe.each<[string, Connect]>([
         expect.objectContaining({ evaluation_id: a.evaluationId, status: 'completed', allow: true, policy_digest: expect.stringMatching(/^sha256:/), trails: [expect.objectContaining({ flow: a.flow, trail: a.trail })] }),
       ]);
       expect(structured.coverage).toEqual({ decisions: 1, allowed: 1, denied: 0, other: 0, flows: [a.flow], trails: [{ flow: a.flow, trail: a.trail }], complete: true });
+      // Where it is enforced, from the coverage route: the world's one environment does not require it.
+      expect(structured.environment_coverage).toEqual({
+        total: 1,
+        covered: 0,
+        coverage_percent: 0,
+        environments: [{ name: a.env, type: 'K8S', covered: false, policies: [] }],
+        complete: true,
+      });
+      expect(structured.citations.map((c: { url: string }) => c.url)).toContain(`${cited()}/api/v2/controls/${a.org.name}/${a.control}/coverage?per_page=100`);
+
+      // An environment whose attached policy requires a decision for the control covers it, and comes first.
+      const as = (req: import('supertest').Test) => req.set('Authorization', `Bearer ${a.org.adminKey}`);
+      const guarded = `${a.env}-guarded`;
+      await as(t.http().put(`/api/v2/environments/${a.org.name}`)).send({ name: guarded, type: 'K8S' }).expect(201);
+      await as(t.http().put(`/api/v2/policies/${a.org.name}`))
+        .field('payload', JSON.stringify({ name: `${a.policyName}-decided`, description: 'decided by the control' }))
+        .attach('policy_file', Buffer.from(`_schema: https://docs.kosli.com/schemas/policy/v1\nartifacts:\n  provenance:\n    required: true\n  attestations:\n    - type: decision\n      for_control: ${a.control}\n`), 'p.yaml')
+        .expect(201);
+      await as(t.http().post(`/api/v2/environments/${a.org.name}/${guarded}/policies`)).send({ policy_names: [`${a.policyName}-decided`] }).expect(200);
+      const enforced = (await run('control_decisions', { control: a.control })).structured.environment_coverage;
+      expect(enforced).toEqual({
+        total: 2,
+        covered: 1,
+        coverage_percent: 50,
+        environments: [
+          { name: guarded, type: 'K8S', covered: true, policies: [`${a.policyName}-decided`] },
+          { name: a.env, type: 'K8S', covered: false, policies: [] },
+        ],
+        complete: true,
+      });
       const unknown = await run('control_decisions', { control: 'NO-SUCH-CONTROL' });
       expect(unknown.isError).toBe(true);
       expect(unknown.text).toMatch(/^The Veritrail API answered 404/);
@@ -211,8 +243,14 @@ describe.each<[string, Connect]>([
       expect(structured).toMatchObject({ id: a.evaluationId, status: 'completed', control: a.control, result: { allow: true }, error: null, engine: 'veritrail-rego' });
       expect(structured.policy_digest).toMatch(/^sha256:[0-9a-f]{64}$/);
       expect(structured.replay).toEqual({ identical: true, input_digest: { recorded: structured.input_digest, replayed: structured.input_digest }, result_digest: { recorded: structured.result_digest, replayed: structured.result_digest } });
+      expect(structured.policy).toEqual({
+        digest: structured.policy_digest,
+        files: [{ path: 'policy.rego', sha256: sha256('package policy\n\nallow := true\n'), length: 30, text: 'package policy\n\nallow := true\n', truncated: false }],
+        complete: true,
+      });
       expect(structured.citations.map((c: { url: string }) => c.url)).toEqual([
         `${cited()}/api/v2/evaluations/${a.org.name}/${a.evaluationId}`,
+        `${cited()}/api/v2/evaluations/${a.org.name}/${a.evaluationId}/policy`,
         `${cited()}/api/v2/evaluations/${a.org.name}/${a.evaluationId}/replay`,
       ]);
       const failing = await t.http().post(`/api/v2/evaluations/${a.org.name}`).set('Authorization', `Bearer ${a.org.adminKey}`)
@@ -220,6 +258,20 @@ describe.each<[string, Connect]>([
         .expect(201);
       const failed = (await run('explain_evaluation', { id: failing.body.id })).structured;
       expect(failed).toMatchObject({ status: 'failed', result: null, error: { kind: 'policy_parse_error' } });
+      expect(failed.policy.files.map((f: { path: string; text: string }) => [f.path, f.text])).toEqual([['policy.rego', 'package policy\n\nallow := \n']]);
+
+      // A bundle with a large data file: its text is cut to the answer's bound, its digest whole, and it says so.
+      const data = JSON.stringify({ pad: 'x'.repeat(40_000) });
+      const large = await t.http().post(`/api/v2/evaluations/${a.org.name}`).set('Authorization', `Bearer ${a.org.adminKey}`)
+        .send({ context: { trails: [{ flow: a.flow, trail: a.trail }] }, policy: { files: { 'policy.rego': 'package policy\n\nallow := true\n', 'pad/data.json': data } } })
+        .expect(201);
+      const bounded = (await run('explain_evaluation', { id: large.body.id })).structured.policy;
+      expect(bounded.complete).toBe(false);
+      const [padFile, regoFile] = bounded.files;
+      expect([padFile.path, padFile.sha256, padFile.length, padFile.truncated]).toEqual(['pad/data.json', sha256(data), data.length, true]);
+      expect(data.startsWith(padFile.text)).toBe(true);
+      expect(padFile.text.length + regoFile.text.length).toBeLessThanOrEqual(32_000);
+      expect(regoFile.path).toBe('policy.rego');
       const unknown = await run('explain_evaluation', { id: '00000000-0000-4000-8000-000000000000' });
       expect(unknown.isError).toBe(true);
       expect(unknown.text).toMatch(/^The Veritrail API answered 404/);
