@@ -1,5 +1,6 @@
 import { generateKeyPairSync, createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { CspReports } from '../../src/modules/web-ui/web-ui.module';
 import { addMember, bearer, createOrg } from '../support/factories';
@@ -127,7 +128,7 @@ describe('web interface (/ui) in a browser', () => {
     await page.getByRole('heading', { name: `Flow ${world.flow}` }).waitFor();
     await checkA11y(page, 'flow');
     await screenshot(page, 'flow');
-    await page.getByRole('link', { name: world.trail, exact: true }).click();
+    await page.getByRole('region', { name: 'Trails' }).getByRole('link', { name: world.trail, exact: true }).click();
     await page.getByRole('heading', { name: /Trail t1/ }).waitFor();
     const timeline = page.getByTestId('timeline');
     await timeline.getByRole('heading', { name: /pull-request/ }).waitFor();
@@ -155,6 +156,58 @@ describe('web interface (/ui) in a browser', () => {
     await page.getByRole('button', { name: 'Show' }).click();
     await page.getByTestId('moment').getByRole('heading', { name: /As of moment ([5-9]|\d{2,}) / }).waitFor();
     expect(await page.getByTestId('moment').innerText()).toMatch(/pull-request\s+COMPLETE/);
+    await context.close();
+  });
+
+  it("filters a flow's attestations by time, as the API does, with the filter in the URL", async () => {
+    const context = await browser.newContext();
+    const page = await signIn(context, world.org.name, world.org.adminKey);
+    await visit(page, `/ui/o/${world.org.name}/flows/${world.flow}`);
+    const region = page.getByRole('region', { name: 'Attestations' });
+    // All three attestations of the seed, newest first.
+    await region.getByRole('table').waitFor();
+    expect(await region.locator('tbody tr td:first-child').allInnerTexts()).toEqual(['unit', 'unit-test', 'pull-request']);
+    await page.getByLabel('Reported from (ISO 8601 or Unix seconds)').fill('2999-01-01T00:00:00Z');
+    await page.getByRole('button', { name: 'Filter attestations' }).click();
+    await page.waitForURL(/[?&]from=2999-01-01T00%3A00%3A00Z/);
+    await page.locator('main[data-ready="true"]').waitFor();
+    await region.getByText('Nothing here.').waitFor();
+    await page.getByLabel('Reported from (ISO 8601 or Unix seconds)').fill('2000-01-01T00:00:00Z');
+    await page.getByLabel('Reported until').fill('last tuesday');
+    await page.getByRole('button', { name: 'Filter attestations' }).click();
+    await region.getByText('A time must be ISO 8601').waitFor();
+    await page.getByLabel('Reported until').fill('');
+    await page.getByRole('button', { name: 'Filter attestations' }).click();
+    await page.locator('main[data-ready="true"]').waitFor();
+    await region.getByRole('table').waitFor();
+    expect(await region.locator('tbody tr').count()).toBe(3);
+    await checkA11y(page, 'flow-attestations');
+    await context.close();
+  });
+
+  it('offers audit packages on the trail, artifact and evidence-log pages; the download is a gzip file', async () => {
+    const context = await browser.newContext({ acceptDownloads: true });
+    const page = await signIn(context, world.org.name, world.org.adminKey);
+    const { org, flow, trail, fp } = { org: world.org.name, flow: world.flow, trail: world.trail, fp: world.fp };
+    await visit(page, `/ui/o/${org}/flows/${flow}/trails/${trail}`);
+    expect(await page.getByTestId('audit-pdf').getAttribute('href')).toBe(`/api/v2/trails/${org}/${flow}/${trail}/audit_pdf`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('audit-package').click()]);
+    expect(download.suggestedFilename()).toBe(`${org}-${flow}-${trail}-audit-package.tar.gz`);
+    const bytes = fs.readFileSync((await download.path())!);
+    expect([...bytes.subarray(0, 2)]).toEqual([0x1f, 0x8b]);
+    // A tar archive inside: its first header names a file, and the ustar magic sits at offset 257.
+    expect(gunzipSync(bytes).subarray(257, 262).toString('latin1')).toBe('ustar');
+
+    await visit(page, `/ui/o/${org}/artifacts/${flow}/${fp}`);
+    expect(await page.getByTestId('audit-package').getAttribute('href')).toBe(`/api/v2/artifacts/${org}/${flow}/${fp}/audit_package`);
+    const [artifactPackage] = await Promise.all([page.waitForEvent('download'), page.getByTestId('audit-package').click()]);
+    expect([...fs.readFileSync((await artifactPackage.path())!).subarray(0, 2)]).toEqual([0x1f, 0x8b]);
+
+    const list = await t.http().get(`/api/v2/attestations/${org}/${flow}`).set(...bearer(world.org.adminKey)).expect(200);
+    const id = list.body.data.find((a: any) => a.attestation_name === 'pull-request').attestation_id;
+    await visit(page, `/ui/o/${org}/log?kind=attestation&id=${id}`);
+    expect(await page.getByTestId('lookup-audit-package').getAttribute('href')).toBe(`/api/v2/trails/${org}/${flow}/${trail}/audit_package`);
+    await checkA11y(page, 'log-record');
     await context.close();
   });
 
@@ -206,6 +259,9 @@ describe('web interface (/ui) in a browser', () => {
     const control = page.getByRole('region', { name: /SOC2-CC8/ });
     await control.getByRole('link', { name: world.evaluationId }).waitFor();
     expect(await control.innerText()).toContain(`${world.flow}/${world.trail}@`);
+    // Coverage from the coverage route: the seed's one environment has a policy, but not one requiring the control.
+    expect(await control.getByTestId('control-coverage').innerText()).toBe('0 of 1 environments enforce it (0%)');
+    expect(await control.getByRole('row', { name: /prod/ }).innerText()).toMatch(/prod\s+K8S\s+no/);
     await checkA11y(page, 'controls');
     await context.close();
   });
