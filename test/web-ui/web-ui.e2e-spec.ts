@@ -164,9 +164,19 @@ describe('web interface (/ui) in a browser', () => {
     const page = await signIn(context, world.org.name, world.org.adminKey);
     await visit(page, `/ui/o/${world.org.name}/flows/${world.flow}`);
     const region = page.getByRole('region', { name: 'Attestations' });
-    // All three attestations of the seed, newest first.
+    // Every attestation of the flow, newest first (the evaluation's decision last of all).
     await region.getByRole('table').waitFor();
-    expect(await region.locator('tbody tr td:first-child').allInnerTexts()).toEqual(['unit', 'unit-test', 'pull-request']);
+    expect(await region.locator('tbody tr td:first-child').allInnerTexts()).toEqual(['change-approved', 'unit', 'unit-test', 'pull-request']);
+    // Until a moment between the first two reported: only the first (the time in the URL, as Unix seconds).
+    const list = await t.http().get(`/api/v2/attestations/${world.org.name}/${world.flow}`).set(...bearer(world.org.adminKey)).expect(200);
+    const at = (name: string) => list.body.data.find((a: any) => a.attestation_name === name).created_at as number;
+    await page.getByLabel('Reported until').fill(String((at('pull-request') + at('unit-test')) / 2));
+    await page.getByRole('button', { name: 'Filter attestations' }).click();
+    await page.waitForURL(/[?&]to=\d/);
+    await page.locator('main[data-ready="true"]').waitFor();
+    await region.getByRole('table').waitFor();
+    expect(await region.locator('tbody tr td:first-child').allInnerTexts()).toEqual(['pull-request']);
+    await page.getByLabel('Reported until').fill('');
     await page.getByLabel('Reported from (ISO 8601 or Unix seconds)').fill('2999-01-01T00:00:00Z');
     await page.getByRole('button', { name: 'Filter attestations' }).click();
     await page.waitForURL(/[?&]from=2999-01-01T00%3A00%3A00Z/);
@@ -180,7 +190,7 @@ describe('web interface (/ui) in a browser', () => {
     await page.getByRole('button', { name: 'Filter attestations' }).click();
     await page.locator('main[data-ready="true"]').waitFor();
     await region.getByRole('table').waitFor();
-    expect(await region.locator('tbody tr').count()).toBe(3);
+    expect(await region.locator('tbody tr').count()).toBe(4);
     await checkA11y(page, 'flow-attestations');
     await context.close();
   });
