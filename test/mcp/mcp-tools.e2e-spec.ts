@@ -278,6 +278,38 @@ describe.each<[string, Connect]>([
     });
   });
 
+  describe('every tool', () => {
+    it('answers each question of the issue with the records it rests on, and each cited record reads back to the cited bytes', async () => {
+      const questions: Array<[string, Record<string, unknown>]> = [
+        ['find_artifact', { query: a.fingerprint }],
+        ['explain_trail_compliance', { flow: a.flow, trail: a.failingTrail }],
+        ['check_deployment_gate', { fingerprint: a.failingFingerprint, environment: a.env }],
+        ['environment_now', { environment: a.env }],
+        ['environment_changes', { environment: a.env, from: '1', to: '2' }],
+        ['list_non_compliant', { kind: 'trails', from: '2000-01-01T00:00:00Z' }],
+        ['control_decisions', { control: a.control }],
+        ['explain_evaluation', { id: a.evaluationId }],
+        ['log_inclusion_proof', { id: a.attestationId }],
+      ];
+      expect(questions.map(([name]) => name).sort()).toEqual(TOOL_NAMES);
+      for (const [name, args] of questions) {
+        const { structured, isError } = await run(name, args);
+        expect([name, Boolean(isError)]).toEqual([name, false]);
+        const cites: Array<{ url: string; sha256: string }> = structured.citations;
+        expect([name, cites.length > 0]).toEqual([name, true]);
+        for (const c of cites) {
+          expect(c.url.startsWith(`${cited()}/api/v2/`)).toBe(true);
+          // The log's checkpoint moves on as the log grows, and a gate answer is computed when asked (it carries
+          // its evaluated_at): their bytes are not kept. Every stored record reads back byte for byte.
+          if (c.url.includes('/log/') || c.url.includes('/asserts/')) continue;
+          const again = await fetch(c.url.replace(cited(), t.baseUrl), { headers: { Authorization: `Bearer ${a.org.adminKey}` } });
+          expect([name, c.url, again.status]).toEqual([name, c.url, 200]);
+          expect([name, c.url, createHash('sha256').update(Buffer.from(await again.arrayBuffer())).digest('hex')]).toEqual([name, c.url, c.sha256]);
+        }
+      }
+    });
+  });
+
   describe('log_inclusion_proof', () => {
     it("proves an attestation's inclusion in the org's evidence log", async () => {
       const first = (await run('log_inclusion_proof', { id: a.attestationId })).structured;
