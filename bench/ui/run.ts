@@ -5,7 +5,7 @@
  * Starts the real service (dist/src/main.js) on an embedded PostgreSQL (bench/ingest/harness.ts), bulk-inserts
  * flows, trails and attestations with generate_series (setup only; default 100 flows x 1,000 trails x 10
  * attestations = 100,000 trails and 1,000,000 attestations), creates environments through the API with one
- * report each, signs in through /ui in the distribution's headless Chromium, and opens each page afresh
+ * report each, and an artifact, a control and an evaluation deciding on it, signs in through /ui in the distribution's headless Chromium, and opens each page afresh
  * `--samples` times, reading in the browser:
  *   - LCP: the largest-contentful-paint entry's start time;
  *   - ready: the `vt:ready` mark the page sets when its content is rendered and its controls are live (its time
@@ -79,6 +79,23 @@ async function main() {
       await api('PUT', `/environments/${stack.orgName}`, { name: `env-${e}`, type: 'server', description: '' });
       await api('PUT', `/environments/${stack.orgName}/env-${e}/report/server`, { artifacts: [{ digests: { web: 'a'.repeat(64) }, creationTimestamp: 1700000000 }] });
     }
+    // For the artifact, search, controls and evaluations pages: the controls and evaluations betas on (as the
+    // operator), one artifact in flow-1's first trail (the one the environments run), a control and a decision.
+    const FP = 'a'.repeat(64);
+    const admin = await fetch(`${stack.baseUrl}/api/v2/admin/organizations/${stack.orgName}`, {
+      method: 'PATCH',
+      headers: { Authorization: `Bearer ${stack.adminToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ features: ['controls', 'evaluations'] }),
+    });
+    if (admin.status >= 300) throw new Error(`enable betas: ${admin.status} ${await admin.text()}`);
+    await api('POST', `/artifacts/${stack.orgName}/flow-1`, { fingerprint: FP, filename: 'acme/web:1', trail_name: 'trail-1', template_reference_name: 'web', git_commit: 'c'.repeat(40) });
+    await api('POST', `/controls/${stack.orgName}`, { identifier: 'CC-1', name: 'Changes are tested' });
+    // The bulk-inserted trails have no moments; a decision on one may be refused, which the run reports and survives.
+    await api('POST', `/evaluations/${stack.orgName}`, {
+      context: { trails: [{ flow: 'flow-1', trail: 'trail-1' }] },
+      policy: { files: { 'policy.rego': 'package policy\n\nallow := true\n' } },
+      decision: { control: 'CC-1', name: 'bench', flow: 'flow-1', trail: 'trail-1' },
+    }).catch((error) => console.log(`evaluation with a decision: ${(error as Error).message}`));
     console.log(`setup: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     const org = stack.orgName;
@@ -92,6 +109,11 @@ async function main() {
       ['environments', `/ui/o/${org}/environments`],
       ['environment', `/ui/o/${org}/environments/env-1`],
       ['evidence log', `/ui/o/${org}/log`],
+      ['artifact', `/ui/o/${org}/artifacts/flow-1/${FP}`],
+      ['snapshot', `/ui/o/${org}/environments/env-1/snapshots/1`],
+      ['controls', `/ui/o/${org}/controls`],
+      ['evaluations', `/ui/o/${org}/evaluations`],
+      ['search', `/ui/o/${org}/search?q=${FP.slice(0, 12)}`],
     ];
     const context = await browser.newContext();
     const signIn = await context.newPage();

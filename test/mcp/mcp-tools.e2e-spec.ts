@@ -8,6 +8,8 @@ import { waitFor } from '../support/wait';
 import { call, Connect, overHttp, overStdio } from './mcp-clients';
 import { McpWorld, seedWorld } from './mcp-world';
 
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
 const TOOL_NAMES = [
   'check_deployment_gate',
   'control_decisions',
@@ -201,6 +203,36 @@ describe.each<[string, Connect]>([
         expect.objectContaining({ evaluation_id: a.evaluationId, status: 'completed', allow: true, policy_digest: expect.stringMatching(/^sha256:/), trails: [expect.objectContaining({ flow: a.flow, trail: a.trail })] }),
       ]);
       expect(structured.coverage).toEqual({ decisions: 1, allowed: 1, denied: 0, other: 0, flows: [a.flow], trails: [{ flow: a.flow, trail: a.trail }], complete: true });
+      // Where it is enforced, from the coverage route: the world's one environment does not require it.
+      expect(structured.environment_coverage).toEqual({
+        total: 1,
+        covered: 0,
+        coverage_percent: 0,
+        environments: [{ name: a.env, type: 'K8S', covered: false, policies: [] }],
+        complete: true,
+      });
+      expect(structured.citations.map((c: { url: string }) => c.url)).toContain(`${cited()}/api/v2/controls/${a.org.name}/${a.control}/coverage?per_page=100`);
+
+      // An environment whose attached policy requires a decision for the control covers it, and comes first.
+      const as = (req: import('supertest').Test) => req.set('Authorization', `Bearer ${a.org.adminKey}`);
+      const guarded = `${a.env}-guarded`;
+      await as(t.http().put(`/api/v2/environments/${a.org.name}`)).send({ name: guarded, type: 'K8S' }).expect(201);
+      await as(t.http().put(`/api/v2/policies/${a.org.name}`))
+        .field('payload', JSON.stringify({ name: `${a.policyName}-decided`, description: 'decided by the control' }))
+        .attach('policy_file', Buffer.from(`_schema: https://docs.kosli.com/schemas/policy/v1\nartifacts:\n  provenance:\n    required: true\n  attestations:\n    - type: decision\n      for_control: ${a.control}\n`), 'p.yaml')
+        .expect(201);
+      await as(t.http().post(`/api/v2/environments/${a.org.name}/${guarded}/policies`)).send({ policy_names: [`${a.policyName}-decided`] }).expect(200);
+      const enforced = (await run('control_decisions', { control: a.control })).structured.environment_coverage;
+      expect(enforced).toEqual({
+        total: 2,
+        covered: 1,
+        coverage_percent: 50,
+        environments: [
+          { name: guarded, type: 'K8S', covered: true, policies: [`${a.policyName}-decided`] },
+          { name: a.env, type: 'K8S', covered: false, policies: [] },
+        ],
+        complete: true,
+      });
       const unknown = await run('control_decisions', { control: 'NO-SUCH-CONTROL' });
       expect(unknown.isError).toBe(true);
       expect(unknown.text).toMatch(/^The Veritrail API answered 404/);
@@ -211,8 +243,14 @@ describe.each<[string, Connect]>([
       expect(structured).toMatchObject({ id: a.evaluationId, status: 'completed', control: a.control, result: { allow: true }, error: null, engine: 'veritrail-rego' });
       expect(structured.policy_digest).toMatch(/^sha256:[0-9a-f]{64}$/);
       expect(structured.replay).toEqual({ identical: true, input_digest: { recorded: structured.input_digest, replayed: structured.input_digest }, result_digest: { recorded: structured.result_digest, replayed: structured.result_digest } });
+      expect(structured.policy).toEqual({
+        digest: structured.policy_digest,
+        files: [{ path: 'policy.rego', sha256: sha256('package policy\n\nallow := true\n'), length: 30, text: 'package policy\n\nallow := true\n', truncated: false }],
+        complete: true,
+      });
       expect(structured.citations.map((c: { url: string }) => c.url)).toEqual([
         `${cited()}/api/v2/evaluations/${a.org.name}/${a.evaluationId}`,
+        `${cited()}/api/v2/evaluations/${a.org.name}/${a.evaluationId}/policy`,
         `${cited()}/api/v2/evaluations/${a.org.name}/${a.evaluationId}/replay`,
       ]);
       const failing = await t.http().post(`/api/v2/evaluations/${a.org.name}`).set('Authorization', `Bearer ${a.org.adminKey}`)
@@ -220,9 +258,55 @@ describe.each<[string, Connect]>([
         .expect(201);
       const failed = (await run('explain_evaluation', { id: failing.body.id })).structured;
       expect(failed).toMatchObject({ status: 'failed', result: null, error: { kind: 'policy_parse_error' } });
+      expect(failed.policy.files.map((f: { path: string; text: string }) => [f.path, f.text])).toEqual([['policy.rego', 'package policy\n\nallow := \n']]);
+
+      // A bundle with a large data file: its text is cut to the answer's bound, its digest whole, and it says so.
+      const data = JSON.stringify({ pad: 'x'.repeat(40_000) });
+      const large = await t.http().post(`/api/v2/evaluations/${a.org.name}`).set('Authorization', `Bearer ${a.org.adminKey}`)
+        .send({ context: { trails: [{ flow: a.flow, trail: a.trail }] }, policy: { files: { 'policy.rego': 'package policy\n\nallow := true\n', 'pad/data.json': data } } })
+        .expect(201);
+      const bounded = (await run('explain_evaluation', { id: large.body.id })).structured.policy;
+      expect(bounded.complete).toBe(false);
+      const [padFile, regoFile] = bounded.files;
+      expect([padFile.path, padFile.sha256, padFile.length, padFile.truncated]).toEqual(['pad/data.json', sha256(data), data.length, true]);
+      expect(data.startsWith(padFile.text)).toBe(true);
+      expect(padFile.text.length + regoFile.text.length).toBeLessThanOrEqual(32_000);
+      expect(regoFile.path).toBe('policy.rego');
       const unknown = await run('explain_evaluation', { id: '00000000-0000-4000-8000-000000000000' });
       expect(unknown.isError).toBe(true);
       expect(unknown.text).toMatch(/^The Veritrail API answered 404/);
+    });
+  });
+
+  describe('every tool', () => {
+    it('answers each question of the issue with the records it rests on, and each cited record reads back to the cited bytes', async () => {
+      const questions: Array<[string, Record<string, unknown>]> = [
+        ['find_artifact', { query: a.fingerprint }],
+        ['explain_trail_compliance', { flow: a.flow, trail: a.failingTrail }],
+        ['check_deployment_gate', { fingerprint: a.failingFingerprint, environment: a.env }],
+        ['environment_now', { environment: a.env }],
+        ['environment_changes', { environment: a.env, from: '1', to: '2' }],
+        ['list_non_compliant', { kind: 'trails', from: '2000-01-01T00:00:00Z' }],
+        ['control_decisions', { control: a.control }],
+        ['explain_evaluation', { id: a.evaluationId }],
+        ['log_inclusion_proof', { id: a.attestationId }],
+      ];
+      expect(questions.map(([name]) => name).sort()).toEqual(TOOL_NAMES);
+      for (const [name, args] of questions) {
+        const { structured, isError } = await run(name, args);
+        expect([name, Boolean(isError)]).toEqual([name, false]);
+        const cites: Array<{ url: string; sha256: string }> = structured.citations;
+        expect([name, cites.length > 0]).toEqual([name, true]);
+        for (const c of cites) {
+          expect(c.url.startsWith(`${cited()}/api/v2/`)).toBe(true);
+          // The log's checkpoint moves on as the log grows, and a gate answer is computed when asked (it carries
+          // its evaluated_at): their bytes are not kept. Every stored record reads back byte for byte.
+          if (c.url.includes('/log/') || c.url.includes('/asserts/')) continue;
+          const again = await fetch(c.url.replace(cited(), t.baseUrl), { headers: { Authorization: `Bearer ${a.org.adminKey}` } });
+          expect([name, c.url, again.status]).toEqual([name, c.url, 200]);
+          expect([name, c.url, createHash('sha256').update(Buffer.from(await again.arrayBuffer())).digest('hex')]).toEqual([name, c.url, c.sha256]);
+        }
+      }
     });
   });
 

@@ -26,6 +26,8 @@ export interface SeededOrg {
   trail: string;
   fp: string;
   evaluationId: string;
+  /** the evaluation's policy.rego, as sent */
+  rego: string;
 }
 
 /**
@@ -71,11 +73,12 @@ export async function seedOrg(t: TestApp, options: { hostile?: boolean } = {}): 
     .expect(201);
   await t.http().post(`/api/v2/environments/${org.name}/prod/policies`).set(...bearer(org.adminKey)).send({ policy_names: ['prod-requirements'] }).expect(200);
   await createControl(t, org, 'SOC2-CC8');
+  const rego = `# reviewed by ${x || 'the platform team'}\n${ALLOW_IF_UNIT_PASSES}`;
   const evaluation = await evaluate(t, org, {
     context: { trails: [{ flow, trail }] },
-    policy: { files: { 'policy.rego': ALLOW_IF_UNIT_PASSES } },
+    policy: { files: { 'policy.rego': rego } },
     decision: { control: 'SOC2-CC8', name: 'change-approved', flow, trail },
   });
   if (evaluation.status >= 300) throw new Error(`evaluation: ${evaluation.status} ${JSON.stringify(evaluation.body)}`);
-  return { org, policy, flow, trail, fp, evaluationId: evaluation.body.id ?? evaluation.body.evaluation_id };
+  return { org, policy, flow, trail, fp, evaluationId: evaluation.body.id ?? evaluation.body.evaluation_id, rego };
 }

@@ -1,5 +1,6 @@
 import { generateKeyPairSync, createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { CspReports } from '../../src/modules/web-ui/web-ui.module';
 import { addMember, bearer, createOrg } from '../support/factories';
@@ -127,7 +128,7 @@ describe('web interface (/ui) in a browser', () => {
     await page.getByRole('heading', { name: `Flow ${world.flow}` }).waitFor();
     await checkA11y(page, 'flow');
     await screenshot(page, 'flow');
-    await page.getByRole('link', { name: world.trail, exact: true }).click();
+    await page.getByRole('region', { name: 'Trails' }).getByRole('link', { name: world.trail, exact: true }).click();
     await page.getByRole('heading', { name: /Trail t1/ }).waitFor();
     const timeline = page.getByTestId('timeline');
     await timeline.getByRole('heading', { name: /pull-request/ }).waitFor();
@@ -155,6 +156,68 @@ describe('web interface (/ui) in a browser', () => {
     await page.getByRole('button', { name: 'Show' }).click();
     await page.getByTestId('moment').getByRole('heading', { name: /As of moment ([5-9]|\d{2,}) / }).waitFor();
     expect(await page.getByTestId('moment').innerText()).toMatch(/pull-request\s+COMPLETE/);
+    await context.close();
+  });
+
+  it("filters a flow's attestations by time, as the API does, with the filter in the URL", async () => {
+    const context = await browser.newContext();
+    const page = await signIn(context, world.org.name, world.org.adminKey);
+    await visit(page, `/ui/o/${world.org.name}/flows/${world.flow}`);
+    const region = page.getByRole('region', { name: 'Attestations' });
+    // Every attestation of the flow, newest first (the evaluation's decision last of all).
+    await region.getByRole('table').waitFor();
+    expect(await region.locator('tbody tr td:first-child').allInnerTexts()).toEqual(['change-approved', 'unit', 'unit-test', 'pull-request']);
+    // Until a moment between the first two reported: only the first (the time in the URL, as Unix seconds).
+    const list = await t.http().get(`/api/v2/attestations/${world.org.name}/${world.flow}`).set(...bearer(world.org.adminKey)).expect(200);
+    const at = (name: string) => list.body.data.find((a: any) => a.attestation_name === name).created_at as number;
+    await page.getByLabel('Reported until').fill(String((at('pull-request') + at('unit-test')) / 2));
+    await page.getByRole('button', { name: 'Filter attestations' }).click();
+    await page.waitForURL(/[?&]to=\d/);
+    await page.locator('main[data-ready="true"]').waitFor();
+    await region.getByRole('table').waitFor();
+    expect(await region.locator('tbody tr td:first-child').allInnerTexts()).toEqual(['pull-request']);
+    await page.getByLabel('Reported until').fill('');
+    await page.getByLabel('Reported from (ISO 8601 or Unix seconds)').fill('2999-01-01T00:00:00Z');
+    await page.getByRole('button', { name: 'Filter attestations' }).click();
+    await page.waitForURL(/[?&]from=2999-01-01T00%3A00%3A00Z/);
+    await page.locator('main[data-ready="true"]').waitFor();
+    await region.getByText('Nothing here.').waitFor();
+    await page.getByLabel('Reported from (ISO 8601 or Unix seconds)').fill('2000-01-01T00:00:00Z');
+    await page.getByLabel('Reported until').fill('last tuesday');
+    await page.getByRole('button', { name: 'Filter attestations' }).click();
+    await region.getByText('A time must be ISO 8601').waitFor();
+    await page.getByLabel('Reported until').fill('');
+    await page.getByRole('button', { name: 'Filter attestations' }).click();
+    await page.locator('main[data-ready="true"]').waitFor();
+    await region.getByRole('table').waitFor();
+    expect(await region.locator('tbody tr').count()).toBe(4);
+    await checkA11y(page, 'flow-attestations');
+    await context.close();
+  });
+
+  it('offers audit packages on the trail, artifact and evidence-log pages; the download is a gzip file', async () => {
+    const context = await browser.newContext({ acceptDownloads: true });
+    const page = await signIn(context, world.org.name, world.org.adminKey);
+    const { org, flow, trail, fp } = { org: world.org.name, flow: world.flow, trail: world.trail, fp: world.fp };
+    await visit(page, `/ui/o/${org}/flows/${flow}/trails/${trail}`);
+    expect(await page.getByTestId('audit-pdf').getAttribute('href')).toBe(`/api/v2/trails/${org}/${flow}/${trail}/audit_pdf`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('audit-package').click()]);
+    expect(download.suggestedFilename()).toBe(`${org}-${flow}-${trail}-audit-package.tar.gz`);
+    const bytes = fs.readFileSync((await download.path())!);
+    expect([...bytes.subarray(0, 2)]).toEqual([0x1f, 0x8b]);
+    // A tar archive inside: its first header names a file, and the ustar magic sits at offset 257.
+    expect(gunzipSync(bytes).subarray(257, 262).toString('latin1')).toBe('ustar');
+
+    await visit(page, `/ui/o/${org}/artifacts/${flow}/${fp}`);
+    expect(await page.getByTestId('audit-package').getAttribute('href')).toBe(`/api/v2/artifacts/${org}/${flow}/${fp}/audit_package`);
+    const [artifactPackage] = await Promise.all([page.waitForEvent('download'), page.getByTestId('audit-package').click()]);
+    expect([...fs.readFileSync((await artifactPackage.path())!).subarray(0, 2)]).toEqual([0x1f, 0x8b]);
+
+    const list = await t.http().get(`/api/v2/attestations/${org}/${flow}`).set(...bearer(world.org.adminKey)).expect(200);
+    const id = list.body.data.find((a: any) => a.attestation_name === 'pull-request').attestation_id;
+    await visit(page, `/ui/o/${org}/log?kind=attestation&id=${id}`);
+    expect(await page.getByTestId('lookup-audit-package').getAttribute('href')).toBe(`/api/v2/trails/${org}/${flow}/${trail}/audit_package`);
+    await checkA11y(page, 'log-record');
     await context.close();
   });
 
@@ -188,7 +251,7 @@ describe('web interface (/ui) in a browser', () => {
     await context.close();
   });
 
-  it('replays an evaluation and says it was identical', async () => {
+  it('replays an evaluation and says it was identical, showing the policy files it ran', async () => {
     const context = await browser.newContext();
     const page = await signIn(context, world.org.name, world.org.adminKey);
     await visit(page, `/ui/o/${world.org.name}/evaluations`);
@@ -197,6 +260,8 @@ describe('web interface (/ui) in a browser', () => {
     await page.getByRole('button', { name: 'Replay' }).click();
     await page.getByTestId('replay-verdict').waitFor();
     expect(await page.getByTestId('replay-verdict').innerText()).toBe('Replay identical');
+    expect(await page.getByTestId('policy-file').allTextContents()).toEqual([world.rego]);
+    expect(await page.locator('main').innerText()).toContain(`sha256 ${createHash('sha256').update(world.rego).digest('hex')}`);
     await checkA11y(page, 'evaluation');
     await screenshot(page, 'evaluation');
     await visit(page, `/ui/o/${world.org.name}/controls`);
@@ -204,6 +269,9 @@ describe('web interface (/ui) in a browser', () => {
     const control = page.getByRole('region', { name: /SOC2-CC8/ });
     await control.getByRole('link', { name: world.evaluationId }).waitFor();
     expect(await control.innerText()).toContain(`${world.flow}/${world.trail}@`);
+    // Coverage from the coverage route: the seed's one environment has a policy, but not one requiring the control.
+    expect(await control.getByTestId('control-coverage').innerText()).toBe('0 of 1 environments enforce it (0%)');
+    expect(await control.getByRole('row', { name: /prod/ }).innerText()).toMatch(/prod\s+K8S\s+no/);
     await checkA11y(page, 'controls');
     await context.close();
   });
@@ -341,6 +409,9 @@ describe('web interface (/ui) in a browser', () => {
     expect(text).toContain('acme/web:1<img src=x onerror=');
     await visit(page, `/ui/o/${hostile.org.name}/environments/prod`);
     expect(await page.getByTestId('policy-yaml').textContent()).toBe(hostile.policy);
+    await visit(page, `/ui/o/${hostile.org.name}/evaluations/${hostile.evaluationId}`);
+    expect(await page.getByTestId('policy-file').textContent()).toBe(hostile.rego);
+    expect(await page.locator('main img, main script').count()).toBe(0);
     await visit(page, `/ui/o/${hostile.org.name}/flows/${hostile.flow}/trails/${hostile.trail}`);
     const trailText = await page.locator('main').innerText();
     expect(trailText).toContain(`alice ${XSS}`);

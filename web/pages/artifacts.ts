@@ -2,7 +2,7 @@ import { get } from '../api';
 import { badge, h, link, section, table, time, value, show } from '../dom';
 import { ui } from '../nav';
 import type { Ctx } from './index';
-import { pageNumber, pager, queryForm } from './common';
+import { download, pageNumber, pager, queryForm } from './common';
 
 const enc = encodeURIComponent;
 
@@ -67,6 +67,10 @@ export async function artifactPage({ params, main, setTitle }: Ctx): Promise<voi
       ),
     ),
     a?.git_commit ? h('p', {}, `Commit ${a.git_commit}`) : null,
+    section(
+      'Audit package',
+      h('p', {}, download(`/api/v2/artifacts/${enc(org)}/${enc(flow)}/${enc(fingerprint)}/audit_package`, 'Download the audit package of this artifact (.tar.gz)', 'audit-package')),
+    ),
     section(
       'Where it runs',
       table(

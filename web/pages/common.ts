@@ -7,20 +7,20 @@ export interface Page<T> {
 }
 
 /** Previous/next links for a paginated list; the page number is in the URL. */
-export function pager(page: Page<unknown>, current: number): HTMLElement | null {
+export function pager(page: Page<unknown>, current: number, param = 'page', label = 'Pages'): HTMLElement | null {
   const p = page.pagination;
   if (!p) return null;
   return h(
     'nav',
-    { class: 'pager', 'aria-label': 'Pages' },
-    current > 1 ? h('a', { href: withQuery({ page: current - 1 }), 'data-link': true, rel: 'prev' }, '← Previous') : null,
+    { class: 'pager', 'aria-label': label },
+    current > 1 ? h('a', { href: withQuery({ [param]: current - 1 }), 'data-link': true, rel: 'prev' }, '← Previous') : null,
     h('span', {}, `Page ${p.page} of ${Math.max(p.page_count, 1)} (${p.total} in all)`),
-    current < p.page_count ? h('a', { href: withQuery({ page: current + 1 }), 'data-link': true, rel: 'next' }, 'Next →') : null,
+    current < p.page_count ? h('a', { href: withQuery({ [param]: current + 1 }), 'data-link': true, rel: 'next' }, 'Next →') : null,
   );
 }
 
-export function pageNumber(query: URLSearchParams): number {
-  const n = Number(query.get('page') ?? '1');
+export function pageNumber(query: URLSearchParams, param = 'page'): number {
+  const n = Number(query.get(param) ?? '1');
   return Number.isInteger(n) && n > 0 ? n : 1;
 }
 
@@ -40,4 +40,17 @@ export function queryForm(label: string, fields: Array<{ name: string; label: st
     navigate(withQuery(changes));
   });
   return form;
+}
+
+/** A time typed in a filter (ISO 8601, or Unix seconds) as Unix seconds; null when empty, NaN when it does not parse. */
+export function unixSeconds(text: string | null): number | null {
+  const v = (text ?? '').trim();
+  if (!v) return null;
+  if (/^\d+(\.\d+)?$/.test(v)) return Number(v);
+  return Date.parse(v) / 1000;
+}
+
+/** A same-origin download of an API file (the session cookie authenticates it): a plain link, no script. */
+export function download(href: string, label: string, testId: string): HTMLElement {
+  return h('a', { href, download: '', 'data-testid': testId }, label);
 }

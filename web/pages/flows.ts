@@ -2,7 +2,7 @@ import { get } from '../api';
 import { badge, h, link, section, table, time, value, show } from '../dom';
 import { ui } from '../nav';
 import type { Ctx } from './index';
-import { Page, pageNumber, pager, queryForm } from './common';
+import { Page, pageNumber, pager, queryForm, unixSeconds } from './common';
 
 const enc = encodeURIComponent;
 
@@ -68,9 +68,18 @@ export async function flowPage({ params, query, main, setTitle }: Ctx): Promise<
   const { org, flow } = params;
   setTitle(`Flow ${flow}`);
   const page = pageNumber(query);
-  const [info, trails] = await Promise.all([
+  const attPage = pageNumber(query, 'attestations_page');
+  // The API filters a flow's attestations by time (Unix seconds); the page takes ISO 8601 or seconds in the URL.
+  const from = unixSeconds(query.get('from'));
+  const to = unixSeconds(query.get('to'));
+  const badTime = [from, to].some((x) => x !== null && !Number.isFinite(x));
+  const attQuery = new URLSearchParams({ page: String(attPage), per_page: '20' });
+  if (from !== null && !badTime) attQuery.set('from_timestamp', String(from));
+  if (to !== null && !badTime) attQuery.set('to_timestamp', String(to));
+  const [info, trails, attestations] = await Promise.all([
     get<any>(`/flows/${enc(org)}/${enc(flow)}`),
     get<Page<any>>(`/trails/${enc(org)}/${enc(flow)}?page=${page}&per_page=20`),
+    badTime ? Promise.resolve(null) : get<Page<any>>(`/attestations/${enc(org)}/${enc(flow)}?${attQuery}`).catch((error: Error) => error),
   ]);
   show(main, 
     h('h1', {}, `Flow ${flow}`),
@@ -88,6 +97,35 @@ export async function flowPage({ params, query, main, setTitle }: Ctx): Promise<
         ]),
       ),
       pager(trails, page),
+    ),
+    section(
+      'Attestations',
+      queryForm(
+        'Filter attestations',
+        [
+          { name: 'from', label: 'Reported from (ISO 8601 or Unix seconds)', value: query.get('from') ?? '', placeholder: '2026-01-01T00:00:00Z' },
+          { name: 'to', label: 'Reported until', value: query.get('to') ?? '', placeholder: '2026-12-31T23:59:59Z' },
+        ],
+        'attestations-filter',
+      ),
+      badTime
+        ? h('p', { class: 'error' }, 'A time must be ISO 8601 (2026-01-01T00:00:00Z) or Unix seconds.')
+        : attestations instanceof Error || !attestations
+          ? h('p', { class: 'error' }, String((attestations as Error | null)?.message ?? ''))
+          : [
+              table(
+                ['Attestation', 'Type', 'Trail', 'Compliance', 'Reported'],
+                attestations.data.map((a) => [
+                  a.attestation_name ?? '',
+                  a.attestation_type ?? '',
+                  a.trail_name ? link(ui('o', org, 'flows', flow, 'trails', a.trail_name), a.trail_name) : '',
+                  badge(a.is_compliant),
+                  time(a.created_at),
+                ]),
+                'Attestations of this flow, newest first',
+              ),
+              pager(attestations, attPage, 'attestations_page', 'Attestation pages'),
+            ],
     ),
     section('Template', info.template ? h('pre', { 'data-testid': 'flow-template' }, typeof info.template === 'string' ? info.template : JSON.stringify(info.template, null, 2)) : h('p', { class: 'empty' }, 'No template.')),
     section('Details', value(info)),

@@ -4,6 +4,7 @@ import { h, link, section, table, show } from '../dom';
 import { ui, withQuery } from '../nav';
 import { sha256, toHex, verifyEntry, Verdict } from '../verify';
 import type { Ctx } from './index';
+import { download } from './common';
 
 const enc = encodeURIComponent;
 const PIN = 'veritrail.pinned-log-key';
@@ -82,6 +83,28 @@ function pinForm(): HTMLElement {
   );
 }
 
+function parseLeaf(text: string): Record<string, any> {
+  try {
+    const v = JSON.parse(text);
+    return v && typeof v === 'object' ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The audit package of the trail a record belongs to (its records, evidence and these proofs, for offline checks). */
+function packageLink(org: string, leaf: Record<string, any>, testId: string): HTMLElement | null {
+  if (typeof leaf.flow !== 'string') return null;
+  if (typeof leaf.trail === 'string') {
+    return h('p', {}, download(`/api/v2/trails/${enc(org)}/${enc(leaf.flow)}/${enc(leaf.trail)}/audit_package`, `Audit package of trail ${leaf.flow}/${leaf.trail}`, testId));
+  }
+  if (typeof leaf.fingerprint === 'string') {
+    const fp = leaf.fingerprint;
+    return h('p', {}, download(`/api/v2/artifacts/${enc(org)}/${enc(leaf.flow)}/${enc(fp)}/audit_package`, `Audit package of artifact ${fp.slice(0, 12)}`, testId));
+  }
+  return null;
+}
+
 export async function logPage({ params, query, main, setTitle }: Ctx): Promise<void> {
   const org = params.org;
   setTitle(`Evidence log of ${org}`);
@@ -105,16 +128,30 @@ export async function logPage({ params, query, main, setTitle }: Ctx): Promise<v
       }
       void verify(org, entry, out);
     });
-    lookup = section(`Record ${kind} ${id}`, h('p', {}, entry.index === null ? 'Not integrated yet.' : `Entry ${entry.index}`), h('pre', {}, entry.leaf), button, out);
+    lookup = section(
+      `Record ${kind} ${id}`,
+      h('p', {}, entry.index === null ? 'Not integrated yet.' : `Entry ${entry.index}`),
+      h('pre', {}, entry.leaf),
+      button,
+      out,
+      packageLink(org, parseLeaf(entry.leaf), 'lookup-audit-package'),
+    );
   }
 
   const entries = end > start ? await get<any>(`/log/${enc(org)}/entries?start=${start}&limit=${end - start}`) : { entries: [] };
   const rows = [...(entries.entries ?? [])].reverse().map((e: any) => {
     const out = h('div', {});
-    const leaf = JSON.parse(e.leaf);
+    const leaf = parseLeaf(e.leaf);
     const button = h('button', { type: 'button', class: 'secondary', 'aria-label': `Verify entry ${e.index}`, 'data-index': String(e.index) }, 'Verify');
     button.addEventListener('click', () => void verify(org, e, out));
-    return [String(e.index), leaf.kind ?? '', leaf.id ?? '', [leaf.flow, leaf.trail, leaf.environment].filter(Boolean).join(' / '), leaf.recorded_at ?? '', h('div', {}, button, out)];
+    return [
+      String(e.index),
+      leaf.kind ?? '',
+      leaf.id ?? '',
+      h('div', {}, [leaf.flow, leaf.trail, leaf.environment].filter(Boolean).join(' / '), packageLink(org, leaf, 'entry-audit-package')),
+      leaf.recorded_at ?? '',
+      h('div', {}, button, out),
+    ];
   });
   show(main, 
     h('h1', {}, 'Evidence log'),

@@ -2,6 +2,7 @@ import { get } from '../api';
 import { badge, Child, h, link, section, table, time, value, show } from '../dom';
 import { navigate, ui, withQuery } from '../nav';
 import type { Ctx } from './index';
+import { download } from './common';
 
 const enc = encodeURIComponent;
 
@@ -85,6 +86,16 @@ export async function trailPage({ params, query, main, setTitle }: Ctx): Promise
     h('p', {}, link(ui('o', org, 'flows', flow), `← Flow ${flow}`)),
     h('h1', {}, `Trail ${trail} `, badge(t.is_compliant)),
     t.description ? h('p', {}, t.description) : null,
+    section(
+      'Audit package',
+      h('p', {}, "The trail's records, evidence, signed decisions and log proofs in one file, checkable offline."),
+      h(
+        'ul',
+        { class: 'plain' },
+        h('li', {}, download(`/api/v2/trails/${enc(org)}/${enc(flow)}/${enc(trail)}/audit_package`, 'Download the audit package (.tar.gz)', 'audit-package')),
+        h('li', {}, download(`/api/v2/trails/${enc(org)}/${enc(flow)}/${enc(trail)}/audit_pdf`, 'Download the audit report (PDF)', 'audit-pdf')),
+      ),
+    ),
     section('Compliance and why', h('p', {}, `Status: ${cs.status ?? t.compliance_state ?? ''}`), table(['Where', 'Slot', 'Type', 'Compliance', 'Why'], slots.flatMap(([w, s]) => slotRows([s], w)))),
     section('As of a moment', asOfForm, moment),
     section(

@@ -562,14 +562,35 @@ function decisionOf(e: any) {
   };
 }
 
+/** Environments one control_decisions answer lists (the coverage route's largest page). */
+const COVERAGE_PAGE = 100;
+
+function environmentCoverage(c: any) {
+  const environments = (c.environments ?? []).map((e: any) => ({
+    name: String(e.environment_name),
+    type: String(e.environment_type),
+    covered: Boolean(e.covered),
+    policies: (e.policies ?? []).map(String),
+  }));
+  environments.sort((x: { covered: boolean }, y: { covered: boolean }) => Number(y.covered) - Number(x.covered));
+  return {
+    total: Number(c.total ?? 0),
+    covered: Number(c.covered ?? 0),
+    coverage_percent: Number(c.coverage_percent ?? 0),
+    environments,
+    complete: Number(c.total_count ?? environments.length) <= environments.length,
+  };
+}
+
 const controlDecisions: ToolDefinition = {
   name: 'control_decisions',
   title: "A control's decisions and coverage",
   description:
     'A control (a compliance requirement such as "tests pass before release") with the decisions that answered it: ' +
-    'each evaluation with its allow/deny outcome, policy and digests and the trails it judged, newest first; and its ' +
-    'coverage: how many decisions allowed or denied, which flows and trails have a decision. Needs the beta features ' +
-    '`controls` and `evaluations`.',
+    'each evaluation with its allow/deny outcome, policy and digests and the trails it judged, newest first; its ' +
+    'coverage: how many decisions allowed or denied, which flows and trails have a decision; and where it is ' +
+    'enforced: the environments whose attached policies require a decision for it (environment_coverage). Needs ' +
+    'the beta features `controls` and `evaluations`.',
   inputSchema: obj({ control: name('Control identifier'), ...pagingInput }, ['page', 'per_page']),
   outputSchema: obj({
     control: obj({
@@ -590,6 +611,16 @@ const controlDecisions: ToolDefinition = {
       trails: arr(obj({ flow: str(), trail: str() })),
       complete: bool(`false when the control has more than ${SCAN_LIMIT} decisions (the newest are counted)`),
     }),
+    environment_coverage: obj({
+      total: int('Environments not archived'),
+      covered: int('Of those, the ones whose attached policies require a decision for this control'),
+      coverage_percent: num('covered / total x 100, to one decimal'),
+      environments: arr(
+        obj({ name: str(), type: str(), covered: bool(), policies: arr(str(), 'The attached policies that require it') }),
+        `The environments, covered first (at most ${COVERAGE_PAGE})`,
+      ),
+      complete: bool(`false when there are more than ${COVERAGE_PAGE} environments (total and covered still count them all)`),
+    }),
     citations,
   }),
   async run(api, { control, page = 1, per_page = 20 }) {
@@ -607,6 +638,8 @@ const controlDecisions: ToolDefinition = {
         break;
       }
     }
+    const enforced = await api.getJson<any>(api.path(['controls', api.org, control, 'coverage'], { per_page: COVERAGE_PAGE }));
+    cites.push(enforced.citation);
     const decisions = all.map(decisionOf);
     const trails = new Map<string, { flow: string; trail: string }>();
     for (const d of decisions) for (const t of d.trails) trails.set(`${t.flow}\u0000${t.trail}`, { flow: t.flow, trail: t.trail });
@@ -633,6 +666,7 @@ const controlDecisions: ToolDefinition = {
         trails: [...trails.values()].slice(0, MAX_ITEMS),
         complete,
       },
+      environment_coverage: environmentCoverage(enforced.body),
       citations: cites,
     };
   },
@@ -640,11 +674,32 @@ const controlDecisions: ToolDefinition = {
 
 // ---------------------------------------------------------------------------------------------------------------
 
+/** Bounds on the policy text one explain_evaluation answer carries (a bundle may be megabytes of data files). */
+const MAX_POLICY_FILES = 50;
+const MAX_POLICY_TEXT = 32_000;
+
+/** The bundle's files in path order, their text cut to a shared budget; digests always whole. */
+function boundedPolicy(p: any) {
+  const files: Record<string, string> = p.files ?? {};
+  const digests: Record<string, string> = p.file_digests ?? {};
+  const paths = Object.keys(files).sort();
+  let budget = MAX_POLICY_TEXT;
+  const listed = paths.slice(0, MAX_POLICY_FILES).map((path) => {
+    const whole = String(files[path]);
+    if (path.endsWith('.wasm')) return { path, sha256: String(digests[path] ?? ''), length: whole.length, text: null, truncated: false };
+    const text = whole.slice(0, Math.max(budget, 0));
+    budget -= text.length;
+    return { path, sha256: String(digests[path] ?? ''), length: whole.length, text, truncated: text.length < whole.length };
+  });
+  return { digest: String(p.digest), files: listed, complete: listed.length === paths.length && listed.every((f) => !f.truncated) };
+}
+
 const explainEvaluation: ToolDefinition = {
   name: 'explain_evaluation',
   title: "An evaluation's policy, digests and replay",
   description:
-    'One policy evaluation (a Rego policy run against trails at fixed moments): its result (or its error), the ' +
+    'One policy evaluation (a Rego policy run against trails at fixed moments): its result (or its error), its ' +
+    'policy files (the Rego text as sent, each with its sha256; long files are cut, see truncated), the ' +
     'digests of its policy (the policy is identified by its bundle digest, which a control lists in ' +
     'policies_referencing), input and result, the engine, the trails and moments it read, and the decision it recorded. With ' +
     '`replay: true` it also runs the evaluation again and says whether the same input gives the same result ' +
@@ -668,6 +723,20 @@ const explainEvaluation: ToolDefinition = {
     engine: nullable(str()),
     engine_version: nullable(str()),
     trails: arr(obj({ flow: str(), trail: str(), moment: nullable(int()) })),
+    policy: obj({
+      digest: str('The bundle digest (sha256 of the canonical JSON of the file digests)'),
+      files: arr(
+        obj({
+          path: str(),
+          sha256: str("SHA-256 (hex) of the whole file's text"),
+          length: int('Characters in the whole file'),
+          text: nullable(str('The file as sent, cut when truncated; null for a compiled .wasm file (base64)')),
+          truncated: bool('true when text is only the start of the file'),
+        }),
+        `The bundle's files by path (at most ${MAX_POLICY_FILES}; ${MAX_POLICY_TEXT} characters of text in all)`,
+      ),
+      complete: bool('false when files were left out or cut: read the full bundle at the cited URL'),
+    }),
     replay: nullable(
       obj({
         identical: bool('true when the replay reproduced the recorded input and result digests'),
@@ -681,7 +750,8 @@ const explainEvaluation: ToolDefinition = {
     const answer = await api.getJson<any>(api.path(['evaluations', api.org, id]));
     const e = answer.body;
     const d = decisionOf(e);
-    const cites = [answer.citation];
+    const bundle = await api.getJson<any>(api.path(['evaluations', api.org, id, 'policy']));
+    const cites = [answer.citation, bundle.citation];
     let replayed = null;
     if (replay) {
       const r = await api.postJson<any>(api.path(['evaluations', api.org, id, 'replay']));
@@ -704,6 +774,7 @@ const explainEvaluation: ToolDefinition = {
       engine: strOrNull(e.verification?.engine),
       engine_version: strOrNull(e.verification?.engine_version),
       trails: d.trails,
+      policy: boundedPolicy(bundle.body),
       replay: replayed,
       citations: cites,
     };

@@ -13,7 +13,8 @@ import { ListEvaluationsQuery } from './queries/list-evaluations/list-evaluation
 import { ListEvaluationsQueryDto } from './queries/list-evaluations/list-evaluations.request.dto';
 import { ApiErrors, ApiSuccess } from '../../common/openapi/response-schema';
 import { GetEvaluationAttestationQuery } from './queries/get-evaluation-attestation/get-evaluation-attestation.query';
-import { DSSE_ENVELOPE_SCHEMA, EVALUATION_PAGE_SCHEMA, EVALUATION_SCHEMA, REPLAY_SCHEMA } from './dto/evaluation.schema';
+import { GetEvaluationPolicyQuery } from './queries/get-evaluation-policy/get-evaluation-policy.query';
+import { DSSE_ENVELOPE_SCHEMA, EVALUATION_PAGE_SCHEMA, EVALUATION_POLICY_SCHEMA, EVALUATION_SCHEMA, REPLAY_SCHEMA } from './dto/evaluation.schema';
 
 /** Evaluations (beta `evaluations`): a policy run on the server against trails at one instant. */
 @Controller('evaluations')
@@ -68,6 +69,14 @@ export class EvaluationsController {
     const canonical: string = await this.queryBus.execute(new GetEvaluationAttestationQuery({ ...orgScope(org), id }));
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     return canonical;
+  }
+
+  /** The policy bundle the evaluation ran, its files as stored, so that a reader can see (and re-hash) what decided. */
+  @Get(':org/:id/policy')
+  @ApiSuccess(EVALUATION_POLICY_SCHEMA)
+  @ApiErrors({ 404: 'unknown evaluation' })
+  policy(@CurrentOrg() org: OrgContext, @Param('id', new ResourceIdPipe('Evaluation')) id: string) {
+    return this.queryBus.execute(new GetEvaluationPolicyQuery({ ...orgScope(org), id }));
   }
 
   /** Run a stored evaluation again and say whether its input and result are reproduced; writes nothing. */

@@ -22,6 +22,7 @@ import { EvaluationEnvelopeRepository } from './persistence/evaluation-envelope.
 import { DecisionSigner } from './signing/decision-signer';
 import { EvaluationArchive } from './evaluation-archive';
 import { GetEvaluationAttestationHandler } from './queries/get-evaluation-attestation/get-evaluation-attestation.handler';
+import { GetEvaluationPolicyHandler } from './queries/get-evaluation-policy/get-evaluation-policy.handler';
 
 /**
  * Evaluations: a policy bundle run on the server against trails pinned at one instant, its outcome recorded
@@ -49,6 +50,7 @@ import { GetEvaluationAttestationHandler } from './queries/get-evaluation-attest
     EvaluationEnvelopeRepository,
     DecisionSigner,
     GetEvaluationAttestationHandler,
+    GetEvaluationPolicyHandler,
     EvaluationArchive,
   ],
   exports: [EvaluationArchive],

@@ -1,4 +1,4 @@
-import { anyJson, arrayOf, boolean, describe, integer, nullable, object, oneOf, pageOf, string, timestamp } from '../../../common/openapi/response-schema';
+import { anyJson, arrayOf, boolean, describe, integer, mapOf, nullable, object, oneOf, pageOf, string, timestamp } from '../../../common/openapi/response-schema';
 
 /** EvaluationResponse (evaluation.response.ts). */
 export const EVALUATION_SCHEMA = object(
@@ -49,3 +49,11 @@ export const DSSE_ENVELOPE_SCHEMA = describe(
   }),
   'served as its RFC 8785 canonical JSON; the SHA-256 of those bytes is the record_sha256 of the evaluation\'s log entry (kind evaluation)',
 );
+
+/** EvaluationPolicyResponse (get-evaluation-policy.query.ts). */
+export const EVALUATION_POLICY_SCHEMA = object({
+  evaluation_id: string,
+  digest: describe(string, "sha256:<hex>, the evaluation's verification.policy_digest"),
+  files: describe(mapOf(string), 'Each file of the bundle by path, its text exactly as sent (a .wasm file as its base64 text)'),
+  file_digests: describe(mapOf(string), "sha256 (hex) of each file's text by path; the bundle digest is the sha256 of their RFC 8785 canonical JSON"),
+});

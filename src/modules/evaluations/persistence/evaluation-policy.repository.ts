@@ -29,4 +29,12 @@ export class EvaluationPolicyRepository {
     );
     return rows[0]?.files ?? null;
   }
+
+  async bundle(orgId: string, digest: string): Promise<{ files: Record<string, string>; fileDigests: Record<string, string> } | null> {
+    const rows: Array<{ files: Record<string, string>; file_digests: Record<string, string> }> = await this.dataSource.query(
+      `SELECT files, file_digests FROM evaluation_policies WHERE org_id = $1 AND digest = $2`,
+      [orgId, digest],
+    );
+    return rows[0] ? { files: rows[0].files, fileDigests: rows[0].file_digests } : null;
+  }
 }
