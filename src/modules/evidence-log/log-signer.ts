@@ -17,8 +17,12 @@ import { SigningKeyRepository } from './persistence/signing-key.repository';
 export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown {
   private key?: LoadedSigningKey;
   private timer?: NodeJS.Timeout;
+  /** Fires when the checkpoint interval since the last signing has elapsed (a round that signs then). */
+  private dueTimer?: NodeJS.Timeout;
   private round: Promise<void> = Promise.resolve();
   private busy = false;
+  private stopped = false;
+  /** When the last checkpoint was signed (0: none yet by this process, so the first growth is signed at once). */
   private lastSigned = 0;
 
   constructor(
@@ -39,7 +43,6 @@ export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown 
       this.logger.log(`evidence log: signing key from ${this.key.source}; verifier key ${vkey}`, 'EvidenceLog');
     }
     if (this.config.role !== 'api') {
-      this.lastSigned = Date.now();
       this.timer = setInterval(() => void this.tick(), this.config.evidenceLog.sequenceIntervalMs);
       this.timer.unref();
     }
@@ -47,6 +50,8 @@ export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown 
 
   async onApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.dueTimer) clearTimeout(this.dueTimer);
+    this.stopped = true;
     await this.round;
   }
 
@@ -62,9 +67,13 @@ export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown 
     return this.schedule(true);
   }
 
-  /** The timer's round: integrates; signs when the checkpoint interval has passed. A busy round is skipped. */
+  /**
+   * The timer's round: integrates; signs too when the checkpoint interval has elapsed since the last signing
+   * (right after integrating, so the checkpoint covers everything committed before the round). A busy round
+   * is skipped.
+   */
   private tick(): Promise<void> {
-    if (this.busy) return this.round;
+    if (this.busy || this.stopped) return this.round;
     return this.schedule(Date.now() - this.lastSigned >= this.config.evidenceLog.checkpointIntervalMs);
   }
 
@@ -73,9 +82,14 @@ export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown 
     this.round = this.round
       .then(async () => {
         await this.sequencer.integrate();
-        if (sign) {
-          this.lastSigned = Date.now();
-          await this.signRound();
+        if (sign && (await this.signRound()) > 0) {
+          // The interval runs from this signing: the next round that may sign is due exactly then, not at the
+          // sequencing timer's next tick after it (which would add up to one sequencing interval of lag).
+          if (this.timer && !this.stopped) {
+            if (this.dueTimer) clearTimeout(this.dueTimer);
+            this.dueTimer = setTimeout(() => void this.tick(), this.config.evidenceLog.checkpointIntervalMs + 1);
+            this.dueTimer.unref();
+          }
         }
       })
       .catch((error) => {
@@ -87,12 +101,17 @@ export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown 
     return this.round;
   }
 
-  private async signRound(): Promise<void> {
-    for (const org of await this.log.grown()) {
+  /** Signs one checkpoint per org whose log grew; answers how many. The interval counts from here. */
+  private async signRound(): Promise<number> {
+    const grown = await this.log.grown();
+    if (!grown.length) return 0;
+    this.lastSigned = Date.now();
+    for (const org of grown) {
       const root = await this.log.rangeHash(org.orgId, 0, org.size);
       const note = signCheckpoint({ origin: this.origin(org.orgName), size: org.size, rootHash: root }, [this.signer()]);
       await this.log.saveCheckpoint(org.orgId, { size: org.size, root, note });
     }
+    return grown.length;
   }
 
   /** The signed empty checkpoint (size 0, root SHA-256("")), for an org that has logged nothing yet. */
