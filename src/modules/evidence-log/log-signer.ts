@@ -60,36 +60,43 @@ export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   /**
-   * Integrates what is queued, then signs a checkpoint for every org whose log grew since its last one.
-   * Rounds never overlap.
+   * Integrates what is queued, then signs a checkpoint for every org whose log grew since its last one, at once
+   * (whatever the interval). Rounds never overlap.
    */
   signDue(): Promise<void> {
-    return this.schedule(true);
+    return this.schedule('now');
   }
 
   /**
    * The timer's round: integrates; signs too when the checkpoint interval has elapsed since the last signing
-   * (right after integrating, so the checkpoint covers everything committed before the round). A busy round
-   * is skipped.
+   * (right after integrating, so the checkpoint covers everything committed before the round). `due` is the
+   * round started ahead of the interval's end by the time the last signing round took to integrate: it
+   * integrates, waits for the interval's end if it is not there yet, and signs. A busy round is skipped.
    */
-  private tick(): Promise<void> {
+  private tick(due = false): Promise<void> {
     if (this.busy || this.stopped) return this.round;
-    return this.schedule(Date.now() - this.lastSigned >= this.config.evidenceLog.checkpointIntervalMs);
+    if (due) return this.schedule('at-interval');
+    return this.schedule(Date.now() - this.lastSigned >= this.config.evidenceLog.checkpointIntervalMs ? 'at-interval' : 'no');
   }
 
-  private schedule(sign: boolean): Promise<void> {
+  private schedule(sign: 'now' | 'at-interval' | 'no'): Promise<void> {
     this.busy = true;
     this.round = this.round
       .then(async () => {
+        const started = Date.now();
         await this.sequencer.integrate();
-        if (sign && (await this.signRound()) > 0) {
-          // The interval runs from this signing: the next round that may sign is due exactly then, not at the
-          // sequencing timer's next tick after it (which would add up to one sequencing interval of lag).
-          if (this.timer && !this.stopped) {
-            if (this.dueTimer) clearTimeout(this.dueTimer);
-            this.dueTimer = setTimeout(() => void this.tick(), this.config.evidenceLog.checkpointIntervalMs + 1);
-            this.dueTimer.unref();
-          }
+        if (sign === 'no') return;
+        const integrating = Date.now() - started;
+        // Never two signings closer than the interval (an early `due` round waits for it).
+        const early = this.lastSigned + this.config.evidenceLog.checkpointIntervalMs - Date.now();
+        if (sign === 'at-interval' && early > 0) await new Promise((resolve) => setTimeout(resolve, early + 1));
+        if ((await this.signRound()) > 0 && this.timer && !this.stopped) {
+          // The next signing may come one interval after this one: its round starts that much earlier than
+          // the interval's end as this one took to integrate, so it signs at the end, not a round later.
+          if (this.dueTimer) clearTimeout(this.dueTimer);
+          const ahead = Math.min(integrating, this.config.evidenceLog.checkpointIntervalMs / 2);
+          this.dueTimer = setTimeout(() => void this.tick(true), Math.max(0, this.config.evidenceLog.checkpointIntervalMs - ahead));
+          this.dueTimer.unref();
         }
       })
       .catch((error) => {
@@ -101,16 +108,17 @@ export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown 
     return this.round;
   }
 
-  /** Signs one checkpoint per org whose log grew; answers how many. The interval counts from here. */
+  /** Signs one checkpoint per org whose log grew; answers how many. The interval counts from its end. */
   private async signRound(): Promise<number> {
     const grown = await this.log.grown();
     if (!grown.length) return 0;
-    this.lastSigned = Date.now();
     for (const org of grown) {
       const root = await this.log.rangeHash(org.orgId, 0, org.size);
       const note = signCheckpoint({ origin: this.origin(org.orgName), size: org.size, rootHash: root }, [this.signer()]);
       await this.log.saveCheckpoint(org.orgId, { size: org.size, root, note });
     }
+    // After the last signature of the round: the next round's first is at least an interval later.
+    this.lastSigned = Date.now();
     return grown.length;
   }
 
