@@ -10,8 +10,9 @@ import { SigningKeyRepository } from './persistence/signing-key.repository';
 /**
  * Holds the log's signing key, runs the sequencer and signs checkpoints: every LOG_SEQUENCE_INTERVAL_MS the
  * queued entries are integrated, and at most every LOG_CHECKPOINT_INTERVAL_MS each org whose log grew gets one
- * checkpoint of its current size (signed right after an integration, so an entry waits at most one interval
- * plus one sequencing round). `signDue()` is the whole of one round, integration and signing (tests call it).
+ * checkpoint of its current size, signed right after an integration by a round timed to sign as the interval
+ * ends: under steady load an entry waits at most one interval plus one round's duration (README, "Latency").
+ * `signDue()` is the whole of one round, integration and signing at once (tests call it).
  */
 @Injectable()
 export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -24,6 +25,10 @@ export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown 
   private stopped = false;
   /** When the last checkpoint was signed (0: none yet by this process, so the first growth is signed at once). */
   private lastSigned = 0;
+  /** This process integrated entries since it last looked for grown logs. */
+  private grewSince = false;
+  /** When it last looked for grown logs. */
+  private lookedAt = 0;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -84,8 +89,12 @@ export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown 
     this.round = this.round
       .then(async () => {
         const started = Date.now();
-        await this.sequencer.integrate();
+        if ((await this.sequencer.integrate()) > 0) this.grewSince = true;
         if (sign === 'no') return;
+        // Idle: no need to look for grown logs every round (another process's growth is looked for once an interval).
+        if (sign === 'at-interval' && !this.grewSince && started - this.lookedAt < this.config.evidenceLog.checkpointIntervalMs) return;
+        this.grewSince = false;
+        this.lookedAt = started;
         const integrating = Date.now() - started;
         // Never two signings closer than the interval (an early `due` round waits for it).
         const early = this.lastSigned + this.config.evidenceLog.checkpointIntervalMs - Date.now();
