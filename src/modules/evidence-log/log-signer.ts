@@ -29,6 +29,8 @@ export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown 
   private grewSince = false;
   /** When it last looked for grown logs. */
   private lookedAt = 0;
+  /** The signing round came due while another round ran. */
+  private duePending = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -79,7 +81,12 @@ export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown 
    * integrates, waits for the interval's end if it is not there yet, and signs. A busy round is skipped.
    */
   private tick(due = false): Promise<void> {
-    if (this.busy || this.stopped) return this.round;
+    if (this.stopped) return this.round;
+    if (this.busy) {
+      // A due round is not dropped behind a sequencing round: it runs as soon as that one ends.
+      if (due) this.duePending = true;
+      return this.round;
+    }
     if (due) return this.schedule('at-interval');
     return this.schedule(Date.now() - this.lastSigned >= this.config.evidenceLog.checkpointIntervalMs ? 'at-interval' : 'no');
   }
@@ -113,6 +120,10 @@ export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown 
       })
       .finally(() => {
         this.busy = false;
+        if (this.duePending) {
+          this.duePending = false;
+          void this.tick(true);
+        }
       });
     return this.round;
   }
