@@ -2,10 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { JsonLogger } from '../../common/logging/json-logger';
 import { buildEntry, EvidenceLog } from './evidence-log';
-import { EvidenceLogRepository, QueuedEntry, ReadyEntry } from './persistence/evidence-log.repository';
+import { EvidenceLogRepository, QueuedEntry, ReadyEntry, recordKey } from './persistence/evidence-log.repository';
 
 /** Queued entries (and records of each source) integrated per transaction. */
 const BATCH = 2000;
+
+/** Margin on the first design's last entry time when deciding which sourced records need the duplicate check. */
+const FIRST_DESIGN_MARGIN_MS = 60 * 60 * 1000;
 
 /**
  * Integrates committed entries into the logs, one round at a time across all processes (a transaction lock):
@@ -17,6 +20,9 @@ const BATCH = 2000;
  */
 @Injectable()
 export class LogSequencer {
+  /** Records created up to this instant may have been logged by the first design (undefined: not read yet). */
+  private checkUntil?: number | null;
+
   constructor(
     private readonly repository: EvidenceLogRepository,
     private readonly evidenceLog: EvidenceLog,
@@ -70,6 +76,7 @@ export class LogSequencer {
     const queued = await this.repository.drain(manager, BATCH);
     let more = queued.length === BATCH;
     const candidates: ReadyEntry[] = await this.build(queued);
+    const queuedCount = candidates.length;
     const moved: Array<{ kind: string; positions: Map<string, number> }> = [];
     for (const [kind, source] of this.evidenceLog.allSources()) {
       const found = await source.next(manager, await this.repository.cursors(manager, kind), BATCH);
@@ -82,11 +89,19 @@ export class LogSequencer {
       moved.push({ kind, positions });
     }
     if (!candidates.length) return { integrated: 0, more: false };
-    // A record is logged once (entries logged before a source existed, or by an earlier version, are skipped).
-    const seen = await this.repository.alreadyLogged(manager, candidates);
+    // A record is logged once. A source's records past its positions were never integrated by this design (the
+    // positions move with the entries), so only those the first design may have logged (created before its
+    // last entry) and queued entries (a backfilled reference to a record logged since) are checked.
+    if (this.checkUntil === undefined) {
+      const until = await this.repository.firstDesignLoggedUntil(manager);
+      this.checkUntil = until === null ? null : until.getTime() + FIRST_DESIGN_MARGIN_MS;
+    }
+    const checkUntil = this.checkUntil;
+    const toCheck = candidates.filter((c, i) => i < queuedCount || (checkUntil !== null && c.queuedAt !== null && c.queuedAt.getTime() <= checkUntil));
+    const seen = await this.repository.alreadyLogged(manager, toCheck);
     const ready: ReadyEntry[] = [];
     for (const entry of candidates) {
-      const key = `${entry.orgId}/${entry.kind}/${entry.recordId}`;
+      const key = recordKey(entry.orgId, entry.kind, entry.recordId);
       if (seen.has(key)) {
         this.logger.warn(`evidence log: ${entry.kind} '${entry.recordId}' is logged already; skipped`, 'EvidenceLog');
         continue;

@@ -38,6 +38,9 @@ export interface OrgToSign {
   size: number;
 }
 
+/** A record's key in the log (the one-entry-per-record constraint's expression; kinds have no '/'). */
+export const recordKey = (orgId: string, kind: string, recordId: string): string => `${orgId}/${kind}/${recordId}`;
+
 const log2 = (n: number): number => 31 - Math.clz32(n);
 
 /**
@@ -111,16 +114,30 @@ export class EvidenceLogRepository {
     return rows.map((r) => ({ orgId: r.org_id, kind: r.kind, recordId: r.record_id, leaf: r.leaf, leafHash: r.leaf_hash, ref: r.ref, queuedAt: r.queued_at }) as QueuedEntry);
   }
 
-  /** The (kind, record id) pairs of these that are in the log already (a record is logged once). */
+  /**
+   * The `org/kind/record id` keys of these that are in the log already (a record is logged once). Probes the
+   * one-entry-per-record constraint's hash index (the expression is the constraint's).
+   */
   async alreadyLogged(manager: EntityManager, entries: Array<{ orgId: string; kind: string; recordId: string }>): Promise<Set<string>> {
     if (!entries.length) return new Set();
-    const rows: Array<{ org_id: string; kind: string; record_id: string }> = await manager.query(
-      `SELECT e.org_id, e.kind, e.record_id FROM log_entries e
-       JOIN unnest($1::uuid[], $2::text[], $3::text[]) AS w(org_id, kind, record_id)
-         ON e.org_id = w.org_id AND e.kind = w.kind AND e.record_id = w.record_id`,
-      [entries.map((e) => e.orgId), entries.map((e) => e.kind), entries.map((e) => e.recordId)],
+    const rows: Array<{ key: string }> = await manager.query(
+      `SELECT w.key FROM unnest($1::text[]) AS w(key)
+       WHERE EXISTS (SELECT 1 FROM log_entries e WHERE (e.org_id::text || '/' || e.kind || '/' || e.record_id) = w.key)`,
+      [entries.map((e) => recordKey(e.orgId, e.kind, e.recordId))],
     );
-    return new Set(rows.map((r) => `${r.org_id}/${r.kind}/${r.record_id}`));
+    return new Set(rows.map((r) => r.key));
+  }
+
+  /**
+   * The latest time an entry of the first design (indexed by its writer, before the queue and the sources:
+   * `queued_at` null) was logged, or null if there is none. Nothing writes such entries any more, so the answer
+   * never changes; a record created after it cannot have been logged by that design.
+   */
+  async firstDesignLoggedUntil(manager: EntityManager): Promise<Date | null> {
+    const [{ until }]: Array<{ until: Date | null }> = await manager.query(
+      `SELECT max(integrated_at) AS until FROM log_entries WHERE queued_at IS NULL`,
+    );
+    return until;
   }
 
   /**
@@ -297,11 +314,12 @@ export class EvidenceLogRepository {
   ): Promise<{ index: number | null; leaf: string | null; leafHash: Buffer | null; ref: Record<string, unknown> | null; queuedAt: Date | null } | null> {
     const rows: Array<{ idx: string | null; leaf: string | null; leaf_hash: Buffer | null; ref: Record<string, unknown> | null; queued_at: Date | null }> =
       await this.dataSource.query(
-        `(SELECT idx, leaf, leaf_hash, NULL::jsonb AS ref, NULL::timestamptz AS queued_at FROM log_entries WHERE org_id = $1 AND kind = $2 AND record_id = $3)
+        `(SELECT idx, leaf, leaf_hash, NULL::jsonb AS ref, NULL::timestamptz AS queued_at FROM log_entries
+          WHERE (org_id::text || '/' || kind || '/' || record_id) = $4 AND org_id = $1 AND kind = $2 AND record_id = $3)
          UNION ALL
          (SELECT NULL, leaf, leaf_hash, ref, queued_at FROM log_pending WHERE org_id = $1 AND kind = $2 AND record_id = $3 LIMIT 1)
          ORDER BY 1 NULLS LAST LIMIT 1`,
-        [orgId, kind, recordId],
+        [orgId, kind, recordId, recordKey(orgId, kind, recordId)],
       );
     if (!rows.length) return null;
     const r = rows[0];
