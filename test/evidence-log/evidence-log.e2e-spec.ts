@@ -224,9 +224,18 @@ describe('evidence log (attestations)', () => {
        JOIN pg_proc p ON p.oid = g.tgfoid WHERE p.proname = 'evidence_append_only' GROUP BY c.relname ORDER BY c.relname`,
     );
     expect(rows).toEqual(
-      ['artifacts', 'attestations', 'custom_attestation_type_versions', 'environment_events', 'environment_snapshots', 'evidence_blobs', 'policy_versions', 'trail_moments'].map(
-        (table) => ({ table, n: '2' }),
-      ),
+      [
+        'artifacts',
+        'attestations',
+        'control_versions',
+        'credential_events',
+        'custom_attestation_type_versions',
+        'environment_events',
+        'environment_snapshots',
+        'evidence_blobs',
+        'policy_versions',
+        'trail_moments',
+      ].map((table) => ({ table, n: '2' })),
     );
     // TRUNCATE is refused before anything goes (tried in a transaction that is rolled back whatever happens).
     await expect(

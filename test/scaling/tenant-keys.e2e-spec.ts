@@ -20,6 +20,10 @@ const NOT_TENANT: Record<string, string> = {
   api_keys: "global: a person's key acts in each of their orgs and is found by its hash before any org is known (a service account's key names its org in service_account_org_id)",
   evidence_blobs: 'content-addressed attachment bytes, stored once whichever org sends them; a sharded deployment keeps attachments in the object store (docs/scaling.md)',
   log_signing_keys: "the service's checkpoint signing keys: one key signs every org's log (a reference table)",
+  log_pending:
+    "the evidence log's queue: each row lives from its record's commit to the sequencer's next round (a quarter of a second), has org_id and no index on purpose (the sequencer drains it whole); sharded, each shard drains its own",
+  log_cursors:
+    "the sequencer's position in each stream of records that are their own queue (one row per flow, keyed by the flow's globally unique id); sharded, each shard keeps the positions of its own flows",
   web_sessions: "global, like api_keys: a web session stands for a person's key, which acts in each of their orgs; found by its token's hash before any org is known",
 };
 /** Schemas that are not the service's tables: pg-boss keeps its queue in its own schema. */
@@ -185,9 +189,13 @@ describe('re-keying by org keeps the data and every query working', () => {
       c = evidenceClient(t, org);
       const key = await t.dataSource.query(`SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = 'trails_pkey'`);
       expect(key).toEqual([{ def: 'PRIMARY KEY (id, org_id)' }]);
-      // The environment event log and the evidence log are dropped with their tables when their migrations are
-      // undone, and start empty again.
-      const emptied = { environment_events: 0, log_entries: 0, log_subtrees: 0, log_checkpoints: 0 };
+      // The environment event log, the evidence log (with its queue) and the governance histories (control
+      // versions, credential events) are dropped with their tables when their migrations are undone, and start
+      // empty again; the backfill migrations queue what they find when reapplied.
+      const emptied = {
+        environment_events: 0, log_entries: 0, log_subtrees: 0, log_checkpoints: 0, log_pending: 0, log_cursors: 0,
+        control_versions: 0, credential_events: 0,
+      };
       expect({ ...(await rowCounts(t)), ...emptied }).toEqual({ ...rowsBefore, ...emptied });
       expect(await trail()).toEqual(before);
       // Writes through the changed keys: a new trail and its moments, the same trail again (ON CONFLICT on its

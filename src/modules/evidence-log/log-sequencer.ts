@@ -31,12 +31,13 @@ export class LogSequencer {
 
   /**
    * Integrates everything committed now (in batches). Answers how many entries it integrated; 0 also when
-   * another process is integrating (that one takes them).
+   * another process is integrating (that one takes them), unless `wait`: then it waits for that process's round
+   * to end and integrates what is left, so everything committed before the call is integrated when it returns.
    */
-  async integrate(): Promise<number> {
+  async integrate(wait = false): Promise<number> {
     let total = 0;
     for (;;) {
-      const round = await this.repository.asSequencer((manager) => this.integrateBatch(manager));
+      const round = await this.repository.asSequencer((manager) => this.integrateBatch(manager), wait);
       if (round === null) return total;
       total += round.integrated;
       if (!round.more) return total;

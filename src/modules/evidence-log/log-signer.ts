@@ -96,7 +96,8 @@ export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown 
     this.round = this.round
       .then(async () => {
         const started = Date.now();
-        if ((await this.sequencer.integrate()) > 0) this.grewSince = true;
+        // An explicit round waits for another process's round to end (so what committed before it is integrated when it returns).
+        if ((await this.sequencer.integrate(sign === 'now')) > 0) this.grewSince = true;
         if (sign === 'no') return;
         // Idle: no need to look for grown logs every round (another process's growth is looked for once an interval).
         if (sign === 'at-interval' && !this.grewSince && started - this.lookedAt < this.config.evidenceLog.checkpointIntervalMs) return;

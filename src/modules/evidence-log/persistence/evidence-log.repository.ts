@@ -85,11 +85,14 @@ export class EvidenceLogRepository {
 
   /**
    * One sequencer round's transaction: takes the sequencer lock (or returns null at once if another process
-   * holds it), then runs `work` on the transaction. Everything `work` does commits together.
+   * holds it; with `wait`, waits for it), then runs `work` on the transaction. Everything `work` does commits together.
    */
-  async asSequencer<T>(work: (manager: EntityManager) => Promise<T>): Promise<T | null> {
+  async asSequencer<T>(work: (manager: EntityManager) => Promise<T>, wait = false): Promise<T | null> {
     return this.dataSource.transaction(async (manager) => {
-      const [{ got }]: Array<{ got: boolean }> = await manager.query(`SELECT pg_try_advisory_xact_lock($1::bigint) AS got`, [SEQUENCER_LOCK]);
+      if (wait) await manager.query(`SELECT pg_advisory_xact_lock($1::bigint)`, [SEQUENCER_LOCK]);
+      const [{ got }]: Array<{ got: boolean }> = wait
+        ? [{ got: true }]
+        : await manager.query(`SELECT pg_try_advisory_xact_lock($1::bigint) AS got`, [SEQUENCER_LOCK]);
       if (!got) return null;
       return work(manager);
     });
