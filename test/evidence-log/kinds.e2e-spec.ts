@@ -37,6 +37,25 @@ describe('evidence log: kinds of records', () => {
       .filter((e: any) => e.leaf.kind === kind);
   }
 
+  it('leaves out a record its route cannot show (a 4xx) with a warning, and goes on logging everything else', async () => {
+    // A template with two slots of one name: the trail's moment route answers 409, so that moment has no read shape to hash.
+    const flow = uniqueName('dupes');
+    const template = 'version: 1\ntrail:\n  attestations:\n    - name: same\n      type: generic\n    - name: same\n      type: generic\n';
+    await t.http().put(`/api/v2/flows/${org.name}/template_file`).set(...bearer(org.adminKey))
+      .field('data_json', JSON.stringify({ name: flow }))
+      .attach('template_file', Buffer.from(template), 'template.yml')
+      .expect(201);
+    await t.http().put(`/api/v2/trails/${org.name}/${flow}`).set(...bearer(org.adminKey)).field('data_json', JSON.stringify({ name: 'd1' })).expect(201);
+    await c.moment(flow, 'd1', '1').expect(409);
+    // Queued after it, in the same round: a trail of a flow that reads fine.
+    const fine = uniqueName('flow');
+    await c.createFlow(fine, TEMPLATE).expect(201);
+    await c.beginTrail(fine, { name: 'release', description: 'first' }).expect(201);
+    const entries = await entriesOf('trail');
+    expect(entries.filter((e) => e.leaf.flow === flow)).toEqual([]);
+    expect(entries.filter((e) => e.leaf.flow === fine).map((e) => [e.leaf.trail, e.leaf.moment])).toEqual([['release', 1]]);
+  });
+
   it('logs a trail begun and updated (kind trail), each over its moment as GET /trails/{org}/{flow}/{trail}/moments/{n} answers it', async () => {
     const flow = uniqueName('flow');
     await c.createFlow(flow, TEMPLATE).expect(201);

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { AppError } from '../../common/errors/app-error';
 import { JsonLogger } from '../../common/logging/json-logger';
-import { buildEntry, EvidenceLog } from './evidence-log';
+import { buildEntry, EvidenceLog, LogAppend, LogRef, LogRenderer } from './evidence-log';
 import { EvidenceLogRepository, QueuedEntry, ReadyEntry, recordKey } from './persistence/evidence-log.repository';
 
 /** Queued entries (and records of each source) integrated per transaction. */
@@ -58,7 +59,7 @@ export class LogSequencer {
       const renderer = this.evidenceLog.renderer(kind);
       // Rolls the round back: the entries stay queued until a process that knows the kind integrates them.
       if (!renderer) throw new Error(`evidence log: no renderer for kind '${kind}'`);
-      const items = await renderer(part.map((q) => ({ orgId: q.orgId, id: q.recordId, ref: q.ref!, queuedAt: q.queuedAt })));
+      const items = await this.render(kind, renderer, part.map((q) => ({ orgId: q.orgId, id: q.recordId, ref: q.ref!, queuedAt: q.queuedAt })));
       for (const item of items) built.set(`${item.orgId}/${kind}/${item.id}`, buildEntry({ ...item, kind }));
     }
     const ready: ReadyEntry[] = [];
@@ -71,6 +72,29 @@ export class LogSequencer {
       ready.push({ orgId: q.orgId, kind: q.kind, recordId: q.recordId, leaf: entry.leaf, leafHash: entry.leafHash, queuedAt: q.queuedAt });
     }
     return ready;
+  }
+
+  /**
+   * A kind's records read through their route. A record whose route answers a client error (a 4xx: the record
+   * cannot be read as the route shows it, e.g. a moment of a trail whose template can no longer be read) is left
+   * out with a warning, like a record that is gone: it must not hold up every other org's log. Any other error
+   * (the database gone) fails the round, which is tried again.
+   */
+  private async render(kind: string, renderer: LogRenderer, refs: LogRef[]): Promise<LogAppend[]> {
+    try {
+      return await renderer(refs);
+    } catch (error) {
+      if (!isClientError(error) || refs.length === 1) {
+        if (isClientError(error)) {
+          this.logger.warn(`evidence log: queued ${kind} '${refs[0].id}' cannot be read through its route (${error.message}); not logged`, 'EvidenceLog');
+          return [];
+        }
+        throw error;
+      }
+    }
+    const out: LogAppend[] = [];
+    for (const ref of refs) out.push(...(await this.render(kind, renderer, [ref])));
+    return out;
   }
 
   private async integrateBatch(manager: EntityManager): Promise<{ integrated: number; more: boolean }> {
@@ -114,4 +138,8 @@ export class LogSequencer {
     for (const { kind, positions } of moved) await this.repository.advance(manager, kind, positions);
     return { integrated: ready.length, more };
   }
+}
+
+function isClientError(error: unknown): error is AppError {
+  return error instanceof AppError && error.status >= 400 && error.status < 500;
 }
