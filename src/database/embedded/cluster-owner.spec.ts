@@ -44,6 +44,17 @@ describe('judgeCluster: what a start does with a cluster already in its data fol
       { lockPid: 200, lockPidStarted: 'later', lockPidIsPostgres: true, record },
       { action: 'refuse-foreign', pid: 200 },
     ],
+    [
+      'no lock file yet, our postmaster still starting, its service dead',
+      { lockPidIsPostgres: false, record, recordedPostmasterStarted: 'p200' },
+      { action: 'stop-orphan', postmaster: record.postmaster, servicePid: 100 },
+    ],
+    [
+      'no lock file yet, our postmaster still starting, its service alive',
+      { lockPidIsPostgres: false, record, recordedPostmasterStarted: 'p200', serviceStarted: 's100' },
+      { action: 'refuse-in-use', servicePid: 100 },
+    ],
+    ['no lock file, the recorded postmaster pid reused by another process', { lockPidIsPostgres: false, record, recordedPostmasterStarted: 'later' }, { action: 'start' }],
     ['a live PostgreSQL with no record (not started by Veritrail)', { lockPid: 300, lockPidStarted: 'x', lockPidIsPostgres: true }, { action: 'refuse-foreign', pid: 300 }],
     [
       'a live PostgreSQL other than the recorded one',

@@ -114,6 +114,8 @@ export interface ClusterFacts {
   record?: OwnerRecord;
   /** When the process with the recorded service pid started; undefined if none runs. */
   serviceStarted?: string;
+  /** When the process with the recorded postmaster pid started; undefined if none runs. */
+  recordedPostmasterStarted?: string;
 }
 
 export type ClusterVerdict =
@@ -130,8 +132,17 @@ export type ClusterVerdict =
  */
 export function judgeCluster(facts: ClusterFacts): ClusterVerdict {
   const { lockPid, lockPidStarted, record } = facts;
-  // No lock file, or its postmaster is dead: PostgreSQL removes a stale lock file itself.
-  if (lockPid === undefined || lockPidStarted === undefined) return { action: 'start' };
+  // No lock file, or its postmaster is dead: PostgreSQL removes a stale lock file itself. But the postmaster this
+  // service recorded may still be starting (spawned just before its service was killed) and not have written its
+  // lock file yet: stopped like any orphan, or it would take the folder from under the new cluster.
+  if (lockPid === undefined || lockPidStarted === undefined) {
+    const starting = record !== undefined && facts.recordedPostmasterStarted !== undefined && facts.recordedPostmasterStarted === record.postmaster.started;
+    if (!starting) return { action: 'start' };
+    const serviceAlive = facts.serviceStarted !== undefined && facts.serviceStarted === record.service.started;
+    return serviceAlive
+      ? { action: 'refuse-in-use', servicePid: record.service.pid }
+      : { action: 'stop-orphan', postmaster: record.postmaster, servicePid: record.service.pid };
+  }
   if (record && record.postmaster.pid === lockPid && record.postmaster.started === lockPidStarted) {
     const serviceAlive = facts.serviceStarted !== undefined && facts.serviceStarted === record.service.started;
     return serviceAlive
@@ -153,6 +164,7 @@ export function inspectCluster(dataDir: string, clusterDir: string): ClusterFact
     lockPidIsPostgres: lockPidStarted !== undefined && looksLikePostgres(lock!.pid),
     record,
     serviceStarted: record ? processStarted(record.service.pid) : undefined,
+    recordedPostmasterStarted: record ? processStarted(record.postmaster.pid) : undefined,
   };
 }
 
