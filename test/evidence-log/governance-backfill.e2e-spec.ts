@@ -1,12 +1,8 @@
 import { createHash } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
 import { canonicalJson } from '../../libs/transparency/src';
-import { DbProcess, startDbProcess } from '../support/embedded-db-process';
-import { ServiceProcess, startService } from '../support/service-process';
+import { upgradeRig } from '../support/upgrade-rig';
 import { waitOrGiveUp } from '../support/wait';
 
 /**
@@ -16,39 +12,7 @@ import { waitOrGiveUp } from '../support/wait';
  * out (as the cluster's superuser, past the triggers), and the service starts again.
  */
 describe('evidence log backfill of policy and control versions', () => {
-  let db: DbProcess;
-  let dataDir: string;
-  const services: ServiceProcess[] = [];
-  const adminToken = `govbackfill-admin-${process.pid}-token`;
-
-  beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritrail-govbackfill-'));
-    fs.chmodSync(dataDir, 0o755); // as root, the cluster runs as the postgres user, who must reach it
-    db = await startDbProcess(path.join(dataDir, 'db'));
-  });
-  afterAll(async () => {
-    for (const service of services.splice(0)) {
-      if (service.child.exitCode === null && service.child.signalCode === null) service.child.kill('SIGTERM');
-      await service.exited;
-    }
-    await db?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  const start = async () => {
-    const service = await startService({
-      dataDir,
-      env: { DATABASE_URL: db.url, ADMIN_TOKEN: adminToken, LOG_SEQUENCE_INTERVAL_MS: '20', LOG_CHECKPOINT_INTERVAL_MS: '100' },
-    });
-    services.push(service);
-    const ready = await service.ready();
-    expect({ ready, output: ready ? '' : service.output() }).toEqual({ ready: true, output: '' });
-    return service;
-  };
-  const stop = async (service: ServiceProcess) => {
-    service.child.kill('SIGTERM');
-    await service.exited;
-  };
+  const { adminToken, db, start, stop } = upgradeRig('govbackfill');
   const sha = (value: unknown) => createHash('sha256').update(canonicalJson(value), 'utf8').digest('hex');
 
   it('logs the policy versions and controls stored before, each over its per-version route', async () => {
@@ -71,7 +35,7 @@ describe('evidence log backfill of policy and control versions', () => {
     await stop(first);
 
     // Before the upgrade: no log, no kept control versions, no credential events.
-    const client = new Client({ connectionString: db.url });
+    const client = new Client({ connectionString: db().url });
     await client.connect();
     try {
       await client.query(`SET session_replication_role = replica`);
