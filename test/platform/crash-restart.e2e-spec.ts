@@ -195,7 +195,8 @@ describe('restart after a crash', () => {
     process.kill(postmaster, 'SIGINT');
     // Gone and reaped by the service (no /proc entry left, not even a zombie): the service has seen it exit.
     expect(await waitOrGiveUp(() => (fs.existsSync(`/proc/${postmaster}`) ? undefined : true), { timeoutMs: 30_000, intervalMs: 100 })).toBe(true);
-    expect(await readyStatus(service.port)).toBe(503);
+    const status = await readyStatus(service.port);
+    expect({ status, output: status === 503 ? '' : service.output() }).toEqual({ status: 503, output: '' });
 
     service.child.kill('SIGTERM');
     expect(await service.exited).toEqual({ code: 0, signal: null });

@@ -1,17 +1,25 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as path from 'node:path';
 import { freePort } from '../../src/database/embedded/embedded-postgres';
 import { waitOrGiveUp } from './wait';
 
 export const ROOT = path.resolve(__dirname, '../..');
 
-export async function readyStatus(port: number): Promise<number> {
-  try {
-    return (await fetch(`http://127.0.0.1:${port}/ready`)).status;
-  } catch {
-    return 0;
-  }
+/**
+ * The status /ready answers, or 0 when nothing answers. Each probe opens its own connection: a kept-alive one
+ * could be closed by the server's keep-alive timeout just as the probe reuses it, and read as "not answering".
+ */
+export function readyStatus(port: number): Promise<number> {
+  return new Promise((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path: '/ready', agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', () => resolve(0));
+    });
+    req.on('error', () => resolve(0));
+  });
 }
 
 export interface ServiceProcess {
