@@ -138,6 +138,14 @@ describe('admission webhook over mutual TLS', () => {
     expect(other.body.message).toMatch(/only the admission webhook/);
     // Nothing was created through it.
     await t.http().get(`/api/v2/environments/${org.name}/x`).set(...bearer(org.adminKey)).expect(404);
+    // The settings as path segments (what a webhook configuration holds) reach the admission route; other paths under it do not.
+    const exempt = await post(port, `/api/v2/admission/${org.name}/prod/enforce/exempt/shop`, review('x:1'), { client: 'apiserver', key: org.adminKey });
+    expect({ status: exempt.status, response: exempt.body.response }).toEqual({ status: 200, response: { uid: 'u-mtls', allowed: true } });
+    const warned = await post(port, `/api/v2/admission/${org.name}/prod/warn`, review('x:1'), { client: 'apiserver', key: org.adminKey });
+    expect(warned.body.response).toMatchObject({ allowed: true, warnings: [expect.stringContaining('no digest')] });
+    const elsewhere = await post(port, `/api/v2/admission/${org.name}/prod/warn/other/x`, review('x:1'), { client: 'apiserver', key: org.adminKey });
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body.message).toMatch(/only the admission webhook/);
   });
 });
 

@@ -155,6 +155,24 @@ describe('POST /admission/{org}/{env}: the Kubernetes validating admission webho
     expect((await send(cm).expect(200)).body.response.allowed).toBe(true);
   });
 
+  it('takes its settings from the path too, the form a ValidatingWebhookConfiguration can hold (Kubernetes refuses a query string there)', async () => {
+    const at = (path: string, query: Record<string, string> = {}) => (body: unknown) =>
+      t.http().post(`/api/v2/admission/${org.name}/prod${path}`).query(query).set(...bearer(readerKey)).send(body as object);
+    const body = review(podOf([{ name: 'web', image: 'registry.example/web:latest' }]));
+    expect((await at('/enforce')(body).expect(200)).body.response.allowed).toBe(false);
+    expect((await at('/warn')(body).expect(200)).body.response).toMatchObject({ allowed: true, warnings: [expect.stringContaining('warn mode')] });
+    expect((await at('/off')(body).expect(200)).body.response).toEqual({ uid: body.request.uid, allowed: true });
+    const system = review(podOf([{ name: 'dns', image: 'registry.k8s.io/coredns:v1.11' }], {}, 'kube-system'));
+    expect((await at('/enforce/exempt/monitoring/kube-system')(system).expect(200)).body.response.allowed).toBe(true);
+    expect((await at('/enforce/exempt/monitoring')(system).expect(200)).body.response.allowed).toBe(false);
+    // A wrong segment, or the settings given twice, is a clear 400, never a silent default.
+    expect((await at('/block')(body).expect(400)).body.errors).toEqual({ 'path.mode': 'must be one of enforce, warn, off (the segment after the environment)' });
+    expect((await at('/warn', { mode: 'enforce' })(body).expect(400)).body.errors).toEqual({
+      query: 'the settings are in the path: leave mode and exempt_namespace out of the query',
+    });
+    await at('/enforce/exempt/')(body).expect(404);
+  });
+
   it('refuses what is not an AdmissionReview with 400 naming the path, an unknown environment with 404, no key with 401', async () => {
     expect((await send({ apiVersion: 'v1', kind: 'Pod' }).expect(400)).body.errors).toEqual({
       apiVersion: 'must be admission.k8s.io/v1',

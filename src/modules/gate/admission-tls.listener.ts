@@ -9,7 +9,9 @@ import { InjectConfig } from '../../common/config/config.decorators';
 import { JsonLogger } from '../../common/logging/json-logger';
 
 /** What the listener serves: the admission route and nothing else. */
-const ADMISSION_PATH = /^\/api\/v2\/admission\/[^/?#]+\/[^/?#]+\/?(?:\?|$)/;
+// `/api/v2/admission/{org}/{env}`, optionally `/{mode}` and `/{mode}/exempt/{namespace}...` (the settings a webhook
+// configuration can hold, since Kubernetes refuses a query string in it); a query string is allowed.
+const ADMISSION_PATH = /^\/api\/v2\/admission(?:\/[^/?#]+){2}(?:\/[^/?#]+(?:\/exempt(?:\/[^/?#]+)+)?)?\/?(?:\?|$)/;
 
 function refuse(res: ServerResponse, status: number, message: string): void {
   const body = JSON.stringify({ message, errors: null });

@@ -12,7 +12,7 @@ import { AssertArtifactQuery } from './queries/assert-artifact/assert-artifact.q
 import { AssertArtifactQueryDto } from './queries/assert-artifact/assert-artifact.request.dto';
 import { ListAllowlistsQuery } from './queries/list-allowlists/list-allowlists.query';
 import { ReviewAdmissionQuery } from './queries/review-admission/review-admission.query';
-import { ReviewAdmissionQueryDto } from './queries/review-admission/review-admission.request.dto';
+import { admissionSettings, AdmissionSettings, ReviewAdmissionQueryDto } from './queries/review-admission/review-admission.request.dto';
 
 /** The deployment gate: allow-lists, `kosli assert artifact`, and the Kubernetes admission webhook. */
 @Controller()
@@ -53,15 +53,41 @@ export class GateController {
 
   /**
    * The API server's call. It writes nothing, so any member key (a reader's too) may be the webhook's
-   * credential; the answer is 200 with an AdmissionReview whatever the decision.
+   * credential; the answer is 200 with an AdmissionReview whatever the decision. The settings come from the
+   * query, or (the form a ValidatingWebhookConfiguration can hold) from the path: see `admissionSettings`.
    */
   @Post('admission/:org/:env')
   @HttpCode(200)
   @RequiresRole('reader')
   @ApiSuccess(ADMISSION_REVIEW_SCHEMA)
   admission(@CurrentOrg() org: OrgContext, @Param('env') envName: string, @Query() q: ReviewAdmissionQueryDto, @Body() body: unknown) {
-    return this.queryBus.execute(
-      new ReviewAdmissionQuery({ ...orgScope(org), envName, mode: q.mode ?? 'enforce', exemptNamespaces: listOf(q.exempt_namespace), body }),
-    );
+    return this.review(org, envName, admissionSettings(q), body);
+  }
+
+  @Post('admission/:org/:env/:mode')
+  @HttpCode(200)
+  @RequiresRole('reader')
+  @ApiSuccess(ADMISSION_REVIEW_SCHEMA)
+  admissionWithMode(@CurrentOrg() org: OrgContext, @Param('env') envName: string, @Param('mode') mode: string, @Query() q: ReviewAdmissionQueryDto, @Body() body: unknown) {
+    return this.review(org, envName, admissionSettings(q, { mode }), body);
+  }
+
+  @Post('admission/:org/:env/:mode/exempt/*namespaces')
+  @HttpCode(200)
+  @RequiresRole('reader')
+  @ApiSuccess(ADMISSION_REVIEW_SCHEMA)
+  admissionWithExemptions(
+    @CurrentOrg() org: OrgContext,
+    @Param('env') envName: string,
+    @Param('mode') mode: string,
+    @Param('namespaces') namespaces: string[],
+    @Query() q: ReviewAdmissionQueryDto,
+    @Body() body: unknown,
+  ) {
+    return this.review(org, envName, admissionSettings(q, { mode, exempt: namespaces }), body);
+  }
+
+  private review(org: OrgContext, envName: string, settings: AdmissionSettings, body: unknown) {
+    return this.queryBus.execute(new ReviewAdmissionQuery({ ...orgScope(org), envName, ...settings, body }));
   }
 }
