@@ -89,6 +89,16 @@ export class EvidenceLog {
   }
 
   /**
+   * For a writer whose change alters what is read under a name (a flow or environment renamed): holds off the
+   * sequencer until the writer's transaction ends (rounds wait for it; it waits for a round in progress), so no
+   * round renders a record while the change is half visible. Times the writer stamps after this call come after
+   * every record a finished round rendered.
+   */
+  async holdSequencing(manager: EntityManager): Promise<void> {
+    await this.repository.holdSequencing(manager);
+  }
+
+  /**
    * Queues one entry per item by reference, in the writer's transaction: `ref` is what the kind's renderer
    * (`registerRenderer`, by the module owning the record's read route) needs to read the record once
    * committed. For a record whose read shape the writer cannot build in its transaction.

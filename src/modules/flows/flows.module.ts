@@ -3,6 +3,7 @@ import { ArchiveFlowHandler } from './commands/archive-flow/archive-flow.handler
 import { RenameFlowHandler } from './commands/rename-flow/rename-flow.handler';
 import { FlowRenameRedirect } from './flow-rename-redirect';
 import { FlowRenameRepository } from './persistence/flow-rename.repository';
+import { EvidenceLogModule } from '../evidence-log/evidence-log.module';
 import { TagsModule, tagTargetProvider } from '../tags/tags.module';
 import { CreateFlowHandler } from './commands/create-flow/create-flow.handler';
 import { FlowDirectory } from './flow-directory';
@@ -16,11 +17,12 @@ import { ListFlowsHandler } from './queries/list-flows/list-flows.handler';
 /**
  * Flows and their template versions. Owns the tables `flows`, `flow_templates` and `flow_renames`.
  * Archived flows refuse new evidence (a trigger); an old name redirects to the new one (FlowRenameRedirect).
- * Public surface: FlowDirectory (find, create, lock flows; save and read template versions; tags) and the template
- * types and parser re-exported below.
+ * Public surface: FlowDirectory (find, create, lock flows; save and read template versions; tags), `flowNameAt`
+ * (a typed fragment: a flow's name as of a time, for records that show it) and the template types and parser
+ * re-exported below.
  */
 @Module({
-  imports: [TagsModule],
+  imports: [TagsModule, EvidenceLogModule],
   controllers: [FlowsController],
   providers: [
     FlowRepository,
@@ -42,6 +44,7 @@ import { ListFlowsHandler } from './queries/list-flows/list-flows.handler';
 export class FlowsModule {}
 
 export { FlowDirectory } from './flow-directory';
+export { flowNameAt } from './persistence/flow-name-at';
 export type { SaveTemplateVersion } from './flow-directory';
 export type { FlowRef } from './persistence/flow.repository';
 export type { StoredTemplate } from './persistence/flow-template.repository';

@@ -3,6 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { NotFoundError } from '../../../common/errors/app-error';
 import { preparedQuery, preparedQueryIn } from '../../../database/prepared-query';
 import { ident, selectList, Sql, sql, SqlIdent } from '../../../database/sql';
+import { flowNameAt } from '../../flows/flows.module';
 
 /**
  * One attestation as read by `attestationRowsFrom` (raw SQL, snake_case). `created_at` is Unix seconds with the
@@ -45,7 +46,8 @@ export interface AttestationRow {
 const ATTESTATION_COLUMNS = selectList<AttestationRow>({
   id: sql`a.id`,
   org_name: sql`o.name`,
-  flow_name: sql`f.name`,
+  // As the flow was named when the attestation was recorded: a later rename does not change a recorded attestation.
+  flow_name: flowNameAt(ident('f'), sql`a.created_at`),
   trail_name: sql`t.name`,
   flow_seq: sql`a.flow_seq`,
   moment_number: sql`a.moment_number`,

@@ -59,12 +59,18 @@ export class EnvironmentRepository {
     return rows[0] ?? null;
   }
 
-  /** The environments of this org among `names` (those that exist). */
+  /** Its name now (after any rename), or null when this org has no environment with that id. */
+  async nameOf(orgId: string, id: string): Promise<string | null> {
+    const rows: Array<{ name: string }> = await this.dataSource.query(`SELECT name FROM environments WHERE org_id = $1 AND id = $2`, [orgId, id]);
+    return rows[0]?.name ?? null;
+  }
+
   /** Every environment not archived, by name. */
   async listActive(orgId: string): Promise<Array<{ id: string; name: string; type: string }>> {
     return this.dataSource.query(`SELECT id, name, type FROM environments WHERE org_id = $1 AND archived_at IS NULL ORDER BY name`, [orgId]);
   }
 
+  /** The environments of this org among `names` (those that exist). */
   async findMany(manager: EntityManager, orgId: string, names: string[]): Promise<EnvironmentRecord[]> {
     if (!names.length) return [];
     return manager.query(`SELECT ${COLUMNS} FROM environments WHERE org_id = $1 AND name = ANY($2::text[]) ORDER BY name`, [orgId, names]);

@@ -83,6 +83,11 @@ export class EvidenceLogRepository {
     );
   }
 
+  /** The sequencer lock in shared mode, for the caller's transaction (renames: see EvidenceLog.holdSequencing). */
+  async holdSequencing(manager: EntityManager): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock_shared($1::bigint)`, [SEQUENCER_LOCK]);
+  }
+
   /**
    * One sequencer round's transaction: takes the sequencer lock (or returns null at once if another process
    * holds it; with `wait`, waits for it), then runs `work` on the transaction. Everything `work` does commits together.

@@ -9,7 +9,9 @@ export class FlowRenameRepository {
 
   async record(manager: EntityManager, orgId: string, flowId: string, oldName: string, newName: string, actor: string): Promise<void> {
     await manager.query(
-      `INSERT INTO flow_renames (org_id, id, old_name, new_name, flow_id, renamed_by) VALUES ($1, $2, $3, $4, $5, $6)`,
+      // The time the statement runs, not the transaction's start: the rename's time must follow every record
+      // written before it took its locks (`flowNameAt` compares records' times with it).
+      `INSERT INTO flow_renames (org_id, id, old_name, new_name, flow_id, renamed_by, renamed_at) VALUES ($1, $2, $3, $4, $5, $6, clock_timestamp())`,
       [orgId, randomUUID(), oldName, newName, flowId, actor],
     );
   }

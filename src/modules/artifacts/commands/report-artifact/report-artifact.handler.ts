@@ -59,7 +59,7 @@ export class ReportArtifactHandler implements ICommandHandler<ReportArtifactComm
           orgId: command.props.orgId,
           kind: 'artifact',
           id,
-          ref: { org: command.props.orgName, flow: command.props.flowName, trail: a.trail_name, moment: moment.momentNumber },
+          ref: { org: command.props.orgName, flow: command.props.flowName, trail: a.trail_name, moment: moment.momentNumber, trail_id: trail.trailId },
         },
       ]);
     });

@@ -1,6 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError, NotFoundError } from '../../../../common/errors/app-error';
 import { UnitOfWork } from '../../../../database/unit-of-work';
+import { EvidenceLog } from '../../../evidence-log/evidence-log.module';
 import { EnvironmentEventRepository } from '../../persistence/environment-event.repository';
 import { EnvironmentRenameRepository } from '../../persistence/environment-rename.repository';
 import { EnvironmentRepository } from '../../persistence/environment.repository';
@@ -10,7 +11,8 @@ import { RenameEnvironmentCommand } from './rename-environment.command';
  * Renames an environment and records the rename (its history). Snapshots, runs and the event log refer to it
  * by id, so all of it is reachable under the new name; snapshots keep the names they were taken with (evidence
  * is not rewritten). The old name redirects (308) to the new one until an environment is created with it. The
- * event log gets a `renamed` entry.
+ * event log gets a `renamed` entry. The evidence log's sequencer is held off for the transaction, so a snapshot
+ * it renders is read under one name throughout (it finds the environment by id, then reads by name).
  */
 @CommandHandler(RenameEnvironmentCommand)
 export class RenameEnvironmentHandler implements ICommandHandler<RenameEnvironmentCommand> {
@@ -19,11 +21,13 @@ export class RenameEnvironmentHandler implements ICommandHandler<RenameEnvironme
     private readonly environments: EnvironmentRepository,
     private readonly renames: EnvironmentRenameRepository,
     private readonly events: EnvironmentEventRepository,
+    private readonly evidenceLog: EvidenceLog,
   ) {}
 
   async execute(command: RenameEnvironmentCommand): Promise<string> {
     const { orgId, envName, newName, actor } = command.props;
     await this.uow.run(async (manager) => {
+      await this.evidenceLog.holdSequencing(manager);
       const env = await this.environments.lock(manager, orgId, envName);
       if (!env) throw new NotFoundError(`Environment '${envName}' not found`);
       if (newName === envName) return;

@@ -1,6 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError, NotFoundError } from '../../../../common/errors/app-error';
 import { UnitOfWork } from '../../../../database/unit-of-work';
+import { EvidenceLog } from '../../../evidence-log/evidence-log.module';
 import { FlowRenameRepository } from '../../persistence/flow-rename.repository';
 import { FlowRepository } from '../../persistence/flow.repository';
 import { RenameFlowCommand } from './rename-flow.command';
@@ -9,6 +10,9 @@ import { RenameFlowCommand } from './rename-flow.command';
  * Renames a flow and records the rename (its history). Nothing else is written: trails, artifacts and
  * attestations refer to the flow by id, so every record is reachable under the new name at once, and the old
  * name answers with a redirect to the new one (RenameRedirects, in the exception filter) until a flow is created with it.
+ * Records written before the rename keep showing the name they were written under (`flowNameAt`, by the rename's
+ * time): so that no evidence log round renders one of them while the rename is half done, the rename holds the
+ * sequencer off for its transaction and stamps its time once it holds it.
  */
 @CommandHandler(RenameFlowCommand)
 export class RenameFlowHandler implements ICommandHandler<RenameFlowCommand> {
@@ -16,6 +20,7 @@ export class RenameFlowHandler implements ICommandHandler<RenameFlowCommand> {
     private readonly uow: UnitOfWork,
     private readonly flows: FlowRepository,
     private readonly renames: FlowRenameRepository,
+    private readonly evidenceLog: EvidenceLog,
   ) {}
 
   async execute(command: RenameFlowCommand): Promise<string> {
@@ -25,6 +30,7 @@ export class RenameFlowHandler implements ICommandHandler<RenameFlowCommand> {
       if (!flow) throw new NotFoundError(`Flow '${flowName}' not found`);
       if (newName === flowName) return;
       if (await this.flows.findByName(manager, orgId, newName)) throw new ConflictError(`Flow '${newName}' already exists`);
+      await this.evidenceLog.holdSequencing(manager);
       await this.flows.lock(manager, flow.id);
       await this.flows.rename(manager, flow.id, newName);
       await this.renames.record(manager, orgId, flow.id, flowName, newName, actor);

@@ -30,7 +30,7 @@ export class BeginTrailHandler implements ICommandHandler<BeginTrailCommand> {
       const fields = sentFields(command);
       // Each moment this writes is a record of the evidence log (kind `trail`, read through the moment route).
       const logMoment = (trailId: string, moment: number) => {
-        const ref: MomentLogRef = { org: command.props.orgName, flow: command.props.flowName, trail: data.name, moment };
+        const ref: MomentLogRef = { org: command.props.orgName, flow: command.props.flowName, trail: data.name, moment, trail_id: trailId };
         return this.evidenceLog.appendRef(manager, [{ orgId: command.props.orgId, kind: 'trail', id: `${trailId}@${moment}`, ref: { ...ref } }]);
       };
       const saveTemplate = (currentTemplateId: string | null) =>
