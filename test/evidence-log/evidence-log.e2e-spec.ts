@@ -12,6 +12,8 @@ import { startTestApp, TestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait';
 
 const NO_ORG = '00000000-0000-4000-8000-00000000dead';
+/** Every org's log begins with one entry: its first admin's key (a credential event, logged when the org is made). */
+const FIRST = 1;
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
 /** Splits a signed note into its text (up to and including the last newline before the blank line) and signature lines. */
@@ -95,10 +97,10 @@ describe('evidence log (attestations)', () => {
     }
     const c1 = parseCheckpoint(splitNote(cp1).body);
     const c2 = parseCheckpoint(splitNote(cp2).body);
-    expect([c1.origin, c1.size, c2.size]).toEqual([`${origin}/${org.name}`, 2, 7]);
+    expect([c1.origin, c1.size, c2.size]).toEqual([`${origin}/${org.name}`, FIRST + 2, FIRST + 7]);
     // Each size's checkpoint is kept.
-    expect((await get('/checkpoint?size=2').expect(200)).text).toBe(cp1);
-    await get('/checkpoint?size=5').expect(404);
+    expect((await get(`/checkpoint?size=${FIRST + 2}`).expect(200)).text).toBe(cp1);
+    await get(`/checkpoint?size=${FIRST + 5}`).expect(404);
 
     // lookup -> the leaf names the record, and record_sha256 is the SHA-256 of the read route's element.
     const found = (await get(`/lookup?kind=attestation&id=${first}`).expect(200)).body;
@@ -109,39 +111,41 @@ describe('evidence log (attestations)', () => {
     expect(leaf.record_sha256).toBe(createHash('sha256').update(canonicalJson(read.body.data[0]), 'utf8').digest('hex'));
     expect(canonicalJson(leaf)).toBe(found.leaf);
     expect(Buffer.from(found.leaf_hash, 'base64')).toEqual(leafHash(Buffer.from(found.leaf, 'utf8')));
-    expect(found.index).toBe(0);
+    expect(found.index).toBe(FIRST);
 
     // Inclusion at the second checkpoint, by index and by leaf hash (hex), verified against its root.
-    const byIndex = (await get(`/proof/inclusion?index=${found.index}&tree_size=7`).expect(200)).body;
-    const byHash = (await get(`/proof/inclusion?leaf_hash=${Buffer.from(found.leaf_hash, 'base64').toString('hex')}&tree_size=7`).expect(200)).body;
+    const size2 = FIRST + 7;
+    const byIndex = (await get(`/proof/inclusion?index=${found.index}&tree_size=${size2}`).expect(200)).body;
+    const byHash = (await get(`/proof/inclusion?leaf_hash=${Buffer.from(found.leaf_hash, 'base64').toString('hex')}&tree_size=${size2}`).expect(200)).body;
     expect(byHash).toEqual(byIndex);
-    const path7 = byIndex.audit_path.map((h: string) => decodeHash(h)!);
-    expect(verifyInclusion(0, 7, leafHash(Buffer.from(found.leaf, 'utf8')), path7, c2.rootHash)).toBe(true);
-    expect(verifyInclusion(0, 7, leafHash(Buffer.from(found.leaf.replace('"v":1', '"v":2'), 'utf8')), path7, c2.rootHash)).toBe(false);
+    const path = byIndex.audit_path.map((h: string) => decodeHash(h)!);
+    expect(verifyInclusion(FIRST, size2, leafHash(Buffer.from(found.leaf, 'utf8')), path, c2.rootHash)).toBe(true);
+    expect(verifyInclusion(FIRST, size2, leafHash(Buffer.from(found.leaf.replace('"v":1', '"v":2'), 'utf8')), path, c2.rootHash)).toBe(false);
 
     // Every entry, and each one's proof.
     const entries = (await get('/entries?start=0&limit=1000').expect(200)).body;
-    expect(entries.tree_size).toBe(7);
-    expect(entries.entries.map((e: any) => e.index)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(entries.tree_size).toBe(size2);
+    expect(entries.entries.map((e: any) => e.index)).toEqual(Array.from({ length: size2 }, (_, i) => i));
+    expect(JSON.parse(entries.entries[0].leaf).kind).toBe('credential_event');
     for (const e of entries.entries) {
-      const proof = (await get(`/proof/inclusion?index=${e.index}&tree_size=7`).expect(200)).body;
-      expect(verifyInclusion(e.index, 7, leafHash(Buffer.from(e.leaf, 'utf8')), proof.audit_path.map((h: string) => decodeHash(h)!), c2.rootHash)).toBe(true);
+      const proof = (await get(`/proof/inclusion?index=${e.index}&tree_size=${size2}`).expect(200)).body;
+      expect(verifyInclusion(e.index, size2, leafHash(Buffer.from(e.leaf, 'utf8')), proof.audit_path.map((h: string) => decodeHash(h)!), c2.rootHash)).toBe(true);
     }
 
     // Consistency between the two checkpoints.
-    const cons = (await get('/proof/consistency?first=2&second=7').expect(200)).body;
-    expect(cons).toMatchObject({ first: 2, second: 7 });
-    expect(verifyConsistency(2, 7, c1.rootHash, c2.rootHash, cons.consistency_path.map((h: string) => decodeHash(h)!))).toBe(true);
+    const cons = (await get(`/proof/consistency?first=${c1.size}&second=${size2}`).expect(200)).body;
+    expect(cons).toMatchObject({ first: c1.size, second: size2 });
+    expect(verifyConsistency(c1.size, size2, c1.rootHash, c2.rootHash, cons.consistency_path.map((h: string) => decodeHash(h)!))).toBe(true);
 
     // Bad parameters are 400 with the error body; beyond the tree is 404.
-    const zero = await get('/proof/consistency?first=0&second=7').expect(400);
+    const zero = await get(`/proof/consistency?first=0&second=${size2}`).expect(400);
     expect(zero.body).toMatchObject({ message: expect.any(String), errors: { 'query.first': expect.any(String) } });
     await get('/proof/consistency?first=3&second=2').expect(400);
-    await get('/proof/consistency?first=2&second=8').expect(404);
-    await get('/proof/inclusion?index=0&tree_size=8').expect(404);
-    await get('/proof/inclusion?tree_size=7').expect(400);
-    await get('/proof/inclusion?leaf_hash=zz&tree_size=7').expect(400);
-    await get(`/proof/inclusion?leaf_hash=${'0'.repeat(64)}&tree_size=7`).expect(404);
+    await get(`/proof/consistency?first=2&second=${size2 + 1}`).expect(404);
+    await get(`/proof/inclusion?index=0&tree_size=${size2 + 1}`).expect(404);
+    await get(`/proof/inclusion?tree_size=${size2}`).expect(400);
+    await get(`/proof/inclusion?leaf_hash=zz&tree_size=${size2}`).expect(400);
+    await get(`/proof/inclusion?leaf_hash=${'0'.repeat(64)}&tree_size=${size2}`).expect(404);
     await get('/entries?start=0&limit=1001').expect(400);
     await get('/lookup?kind=attestation&id=nope').expect(404);
   });
@@ -154,7 +158,7 @@ describe('evidence log (attestations)', () => {
     expect((await get('/entries?start=0&limit=10').expect(200)).body.tree_size).toBe(0);
     await signer.signDue();
     const after = (await get(`/lookup?kind=attestation&id=${id}`).expect(200)).body;
-    expect(after).toEqual({ index: 0, leaf: before.leaf, leaf_hash: before.leaf_hash });
+    expect(after).toEqual({ index: FIRST, leaf: before.leaf, leaf_hash: before.leaf_hash });
     const read = await t.http().get(`/api/v2/attestations/${org.name}?attestation_id=${id}`).set(...bearer(org.adminKey)).expect(200);
     expect(JSON.parse(after.leaf).record_sha256).toBe(createHash('sha256').update(canonicalJson(read.body.data[0]), 'utf8').digest('hex'));
   });
@@ -171,16 +175,16 @@ describe('evidence log (attestations)', () => {
     await postGeneric(t, org.adminKey, org.name, flow, 't0', { attestation_name: 'x', artifact_fingerprint: 'a'.repeat(64), is_compliant: true }).expect(404);
     await signer.signDue();
     const entries = (await get('/entries?start=0&limit=1000').expect(200)).body;
-    expect(entries.tree_size).toBe(25);
-    expect(entries.entries.map((e: any) => e.index)).toEqual(Array.from({ length: 25 }, (_, i) => i));
-    const ids = new Set(entries.entries.map((e: any) => JSON.parse(e.leaf).id));
+    expect(entries.tree_size).toBe(FIRST + 25);
+    expect(entries.entries.map((e: any) => e.index)).toEqual(Array.from({ length: FIRST + 25 }, (_, i) => i));
+    const ids = new Set(entries.entries.slice(FIRST).map((e: any) => JSON.parse(e.leaf).id));
     const listed = await t.http().get(`/api/v2/attestations/${org.name}/${flow}?per_page=100`).set(...bearer(org.adminKey)).expect(200);
     expect(ids).toEqual(new Set(listed.body.data.map((a: any) => a.attestation_id)));
     // The signed root is the RFC 6962 root of exactly these leaves, in index order.
     const tree = new MemoryTree();
     for (const e of entries.entries) tree.appendData(Buffer.from(e.leaf, 'utf8'));
     const cp = parseCheckpoint(splitNote((await get('/checkpoint').expect(200)).text).body);
-    expect(cp.size).toBe(25);
+    expect(cp.size).toBe(FIRST + 25);
     expect(cp.rootHash).toEqual(tree.root());
   });
 
@@ -251,10 +255,13 @@ describe('evidence log (attestations)', () => {
     const id = await attest(uniqueName('flow'), 't', 'secret');
     await signer.signDue();
     const otherGet = (p: string) => t.http().get(`/api/v2/log/${other.name}${p}`).set(...bearer(other.adminKey));
-    expect((await otherGet('/entries?start=0&limit=10').expect(200)).body).toEqual({ tree_size: 0, entries: [] });
+    // The other org's log holds its own first entry only (its admin's key), never this org's attestation.
+    const others = (await otherGet('/entries?start=0&limit=10').expect(200)).body;
+    expect({ size: others.tree_size, kinds: others.entries.map((e: any) => JSON.parse(e.leaf).kind) }).toEqual({ size: FIRST, kinds: ['credential_event'] });
+    expect(others.entries.map((e: any) => JSON.parse(e.leaf).org)).toEqual([other.name]);
     await otherGet(`/lookup?kind=attestation&id=${id}`).expect(404);
-    await otherGet('/proof/inclusion?index=0&tree_size=1').expect(404);
-    expect(parseCheckpoint(splitNote((await otherGet('/checkpoint').expect(200)).text).body).size).toBe(0);
+    await otherGet(`/proof/inclusion?index=${FIRST}&tree_size=${FIRST + 1}`).expect(404);
+    expect(parseCheckpoint(splitNote((await otherGet('/checkpoint').expect(200)).text).body).size).toBe(FIRST);
     // And the other org's key reads nothing of this org's log.
     await t.http().get(`/api/v2/log/${org.name}/entries?start=0&limit=10`).set(...bearer(other.adminKey)).expect((r) => expect([401, 403, 404]).toContain(r.status));
   });
@@ -279,7 +286,7 @@ describe('evidence log (attestations)', () => {
     await signer.signDue();
     const second = await run();
     expect(second.code).toBe(0);
-    expect(JSON.parse(fs.readFileSync(state, 'utf8'))).toMatchObject({ size: 3 });
+    expect(JSON.parse(fs.readFileSync(state, 'utf8'))).toMatchObject({ size: FIRST + 3 });
   });
 });
 
@@ -294,7 +301,7 @@ describe('evidence log signing key', () => {
       vkey = (await t.http().get('/api/v2/log/keys').expect(200)).body.keys.find((k: any) => k.active).vkey;
       const org = await createOrg(t);
       await postGeneric(t, org.adminKey, org.name, 'f', 't', { attestation_name: 'a', is_compliant: true }).expect(201);
-      await waitFor(async () => (await t.http().get(`/api/v2/log/${org.name}/checkpoint?size=1`).set(...bearer(org.adminKey))).status === 200, {
+      await waitFor(async () => (await t.http().get(`/api/v2/log/${org.name}/checkpoint?size=${FIRST + 1}`).set(...bearer(org.adminKey))).status === 200, {
         what: 'the timer signs a checkpoint',
       });
     } finally {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson, leafHash } from '../../libs/transparency/src';
-import { bearer, createOrg, TestOrg } from '../support/factories';
+import { addMember, bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait';
 
@@ -150,6 +150,34 @@ describe('evidence log: controls, policies and credentials', () => {
     const text = JSON.stringify(records) + JSON.stringify(entries);
     for (const secret of [created.key, rotated.key]) expect(text).not.toContain(secret);
     await as(t.http().get(`/api/v2/credential-events/${org.name}/not-an-id`)).expect(404);
+  });
+
+  it("logs the keys the operator issues in an org (its first admin's, a member's) as credential events, never their value", async () => {
+    const email = `${uniqueName('reader')}@example.com`;
+    const memberKey = await addMember(t, org.name, 'reader', email);
+    const events = await waitFor(
+      async () => {
+        const body = (await as(t.http().get(`/api/v2/log/${org.name}/entries?start=0&limit=1000`)).expect(200)).body;
+        const found: Array<{ leaf: any; record: any }> = [];
+        for (const e of body.entries) {
+          const leaf = JSON.parse(e.leaf);
+          if (leaf.kind !== 'credential_event') continue;
+          const record = (await as(t.http().get(`/api/v2/credential-events/${org.name}/${leaf.id}`)).expect(200)).body;
+          if (record.user === org.adminEmail || record.user === email) found.push({ leaf, record });
+        }
+        return found.length === 2 ? found : null;
+      },
+      { what: 'the two operator-issued keys logged' },
+    );
+    expect(events.map((e) => [e.record.type, e.record.user, e.record.actor, e.record.key.description])).toEqual([
+      ['api_key_created', org.adminEmail, 'operator', `personal key for ${org.name}`],
+      ['api_key_created', email, 'operator', `personal key for ${org.name}`],
+    ]);
+    for (const e of events) expect(e.leaf.record_sha256).toBe(sha(e.record));
+    // The first admin's key is among the org's first entries: nothing could be written in the org before it.
+    expect(events[0].leaf.recorded_at <= events[1].leaf.recorded_at).toBe(true);
+    const text = JSON.stringify(events);
+    for (const secret of [org.adminKey, memberKey]) expect(text).not.toContain(secret);
   });
 
   it('refuses to rewrite a kept control version or credential event (append-only triggers)', async () => {

@@ -51,7 +51,7 @@ import { UserAccounts } from './user-accounts';
 })
 export class IdentityModule {}
 
-export { UserAccounts } from './user-accounts';
+export { OPERATOR, UserAccounts } from './user-accounts';
 export { CredentialEvents } from './credential-events';
 export { ApiKeyVerifier } from './api-key-verifier';
 export { KeyHolders, serviceAccountHolder } from './key-holders';

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { CredentialEvents } from './credential-events';
+import { toCreatedApiKeyResponse } from './dto/api-key.response';
 import { ApiKeyRepository } from './persistence/api-key.repository';
 import { UserRepository } from './persistence/user.repository';
 
@@ -10,12 +12,16 @@ export interface EnrolledUser {
   apiKey: string;
 }
 
+/** Who acts on the operator's routes (the ADMIN_TOKEN holder), as credential events name an actor. */
+export const OPERATOR = 'operator';
+
 /** The identity module's public surface for other modules: users and their personal keys. */
 @Injectable()
 export class UserAccounts {
   constructor(
     private readonly users: UserRepository,
     private readonly keys: ApiKeyRepository,
+    private readonly events: CredentialEvents,
   ) {}
 
   /** The user with this e-mail (created on first use), in the caller's transaction. */
@@ -24,9 +30,21 @@ export class UserAccounts {
     return { id: user.id, email: user.email };
   }
 
-  /** Issues a personal API key for a user, in the caller's transaction. */
-  async issuePersonalKey(manager: EntityManager, userId: string, description: string): Promise<string> {
-    const issued = await this.keys.issue(manager, { userId }, description);
+  /**
+   * Issues a user's personal API key for their membership of an org (the org's first admin, a member added by
+   * the operator), in the caller's transaction, and records it as a credential event of that org (`api_key_created`,
+   * logged like every key change there): every key that can write in an org is in its evidence log.
+   */
+  async issuePersonalKey(
+    manager: EntityManager,
+    user: { id: string; email: string },
+    org: { orgId: string; orgName: string },
+    actor: string,
+  ): Promise<string> {
+    const now = new Date();
+    const issued = await this.keys.issue(manager, { userId: user.id }, `personal key for ${org.orgName}`, null, now);
+    const { key: _value, ...metadata } = toCreatedApiKeyResponse(issued); // never the key's value
+    await this.events.record(manager, org, { type: 'api_key_created', service_account: null, user: user.email, key: metadata, actor }, now);
     return issued.key;
   }
 }

@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError, OrganizationNotFoundError } from '../../../../common/errors/app-error';
 import { UnitOfWork } from '../../../../database/unit-of-work';
-import { UserAccounts } from '../../../identity/identity.module';
+import { OPERATOR, UserAccounts } from '../../../identity/identity.module';
 import { MembershipRepository } from '../../persistence/membership.repository';
 import { OrganizationReader } from '../../persistence/organization.reader';
 import { OrganizationRepository } from '../../persistence/organization.repository';
@@ -26,7 +26,7 @@ export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
       const existing = await this.memberships.find(manager, org.id, user.id);
       if (existing) throw new ConflictError(`${user.email} is already a member of '${org.name}' (role ${existing.role})`);
       await this.memberships.insert(manager, org.id, user.id, command.props.role);
-      const apiKey = await this.users.issuePersonalKey(manager, user.id, `personal key for ${org.name}`);
+      const apiKey = await this.users.issuePersonalKey(manager, user, { orgId: org.id, orgName: org.name }, OPERATOR);
       return { email: user.email, role: command.props.role, api_key: apiKey };
     });
     this.directory.evict(command.props.orgName);

@@ -4,7 +4,7 @@ import { InjectConfig } from '../../../../common/config/config.decorators';
 import { ConflictError } from '../../../../common/errors/app-error';
 import { sqlState } from '../../../../common/errors/database-errors';
 import { UnitOfWork } from '../../../../database/unit-of-work';
-import { UserAccounts } from '../../../identity/identity.module';
+import { OPERATOR, UserAccounts } from '../../../identity/identity.module';
 import { toOrganizationResponse } from '../../dto/organization.response';
 import { MembershipRepository } from '../../persistence/membership.repository';
 import { OrganizationReader } from '../../persistence/organization.reader';
@@ -29,7 +29,7 @@ export class CreateOrganizationHandler implements ICommandHandler<CreateOrganiza
         const org = await this.orgs.insert(manager, { name: command.props.name, region: command.props.region ?? this.config.region, features: command.props.features });
         const user = await this.users.findOrCreateUser(manager, command.props.adminEmail);
         await this.memberships.insert(manager, org.id, user.id, 'admin');
-        const apiKey = await this.users.issuePersonalKey(manager, user.id, `personal key for ${org.name}`);
+        const apiKey = await this.users.issuePersonalKey(manager, user, { orgId: org.id, orgName: org.name }, OPERATOR);
         return { ...toOrganizationResponse(org), admin: { email: user.email, api_key: apiKey } };
       });
       this.directory.evict(command.props.name);
