@@ -7,6 +7,7 @@ import { canonicalJson, decodeHash, leafHash, MemoryTree, parseCheckpoint, verif
 import { runVerifyCli } from '../../libs/transparency/verifier/run-cli';
 import { LogSigner } from '../../src/modules/evidence-log/evidence-log.module';
 import { postGeneric } from '../support/attestation-helpers';
+import { digest, envApi, pod } from '../support/env-helpers';
 import { bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait';
@@ -248,6 +249,40 @@ describe('evidence log (attestations)', () => {
         throw new Error('TRUNCATE went through');
       }),
     ).rejects.toThrow(/append-only: TRUNCATE on log_\w+ is refused/);
+  });
+
+  it('lets a run of an environment be ended once and refuses every other change to it (a snapshot\'s content is evidence)', async () => {
+    const env = uniqueName('env');
+    await envApi(t, org).create({ name: env, type: 'K8S', description: '' }).expect(201);
+    await envApi(t, org).report(env, 'K8S', { artifacts: [pod('p', { web: digest(`${env}-web`) }), pod('q', { api: digest(`${env}-api`) })] }).expect(201);
+    await envApi(t, org).report(env, 'K8S', { artifacts: [pod('q', { api: digest(`${env}-api`) })] }).expect(201); // web's run ends
+    const ofEnv = `environment_id = (SELECT id FROM environments WHERE name = '${env}')`;
+    const runs: Array<{ name: string; ended_snapshot: number | null }> = await dataSource.query(
+      `SELECT name, ended_snapshot FROM environment_artifact_runs WHERE ${ofEnv} ORDER BY name`,
+    );
+    expect(runs.map((r) => [r.name, r.ended_snapshot])).toEqual([
+      [expect.stringContaining('api'), null],
+      [expect.stringContaining('web'), 2],
+    ]);
+    for (const sql of [
+      `UPDATE environment_artifact_runs SET ended_snapshot = 3 WHERE ${ofEnv} AND ended_snapshot IS NOT NULL`, // an end moved
+      `UPDATE environment_artifact_runs SET ended_snapshot = NULL WHERE ${ofEnv} AND ended_snapshot IS NOT NULL`, // an end taken back
+      `UPDATE environment_artifact_runs SET compliant = NOT compliant WHERE ${ofEnv} AND ended_snapshot IS NULL`, // content changed
+      `UPDATE environment_artifact_runs SET ended_snapshot = 3, instance_count = 9 WHERE ${ofEnv} AND ended_snapshot IS NULL`, // ended and changed
+      `DELETE FROM environment_artifact_runs WHERE ${ofEnv}`,
+    ]) {
+      await expect(dataSource.query(sql)).rejects.toThrow(/append-only: (UPDATE|DELETE) on environment_artifact_runs is refused/);
+    }
+    await expect(
+      dataSource.transaction(async (m) => {
+        await m.query(`TRUNCATE environment_artifact_runs`);
+        throw new Error('TRUNCATE went through');
+      }),
+    ).rejects.toThrow(/append-only: TRUNCATE on environment_artifact_runs is refused/);
+    // The service's own change still goes through: the next report ends the other run.
+    await envApi(t, org).report(env, 'K8S', { artifacts: [] }).expect(201);
+    const after: Array<{ ended_snapshot: number | null }> = await dataSource.query(`SELECT ended_snapshot FROM environment_artifact_runs WHERE ${ofEnv} ORDER BY name`);
+    expect(after.map((r) => r.ended_snapshot)).toEqual([3, 2]);
   });
 
   it("keeps one org's log apart from another's", async () => {

@@ -90,6 +90,8 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   commit_sha: () => 'c'.repeat(40),
   search_value: () => 'a'.repeat(64),
   repo: (w) => w.repoName,
+  mode: () => 'warn', // the admission webhook's settings as path segments
+  namespaces: () => 'kube-system',
 };
 
 type Body = { kind: 'json'; value: Record<string, unknown> } | { kind: 'form'; fields: Record<string, string> };
@@ -198,6 +200,34 @@ const VALID_BODIES: Record<string, (w: World) => Body> = {
   'DELETE /api/v2/environments/:org/:env/policies': (w) => ({ kind: 'json', value: { policy_names: [w.policyName] } }),
   'PUT /api/v2/allowlists/:org/:env': (w) => ({ kind: 'json', value: { artifact_name: 'probe', artifact_fingerprint: w.fingerprint, description: 'd' } }),
   'POST /api/v2/admission/:org/:env': (w) => ({
+    kind: 'json',
+    value: {
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'u-1',
+        kind: { group: '', version: 'v1', kind: 'Pod' },
+        namespace: 'n',
+        operation: 'CREATE',
+        object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: `app@sha256:${w.fingerprint}` }] } },
+      },
+    },
+  }),
+  'POST /api/v2/admission/:org/:env/:mode': (w) => ({
+    kind: 'json',
+    value: {
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'u-1',
+        kind: { group: '', version: 'v1', kind: 'Pod' },
+        namespace: 'n',
+        operation: 'CREATE',
+        object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: `app@sha256:${w.fingerprint}` }] } },
+      },
+    },
+  }),
+  'POST /api/v2/admission/:org/:env/:mode/exempt/*namespaces': (w) => ({
     kind: 'json',
     value: {
       apiVersion: 'admission.k8s.io/v1',

@@ -80,9 +80,11 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   commit_sha: (w) => w.commitSha,
   search_value: (w) => w.fingerprint, // GET /search/{org}/sha/{search_value}
   repo: (w) => w.repoName, // GET /repos/{org}/live-artifacts/{repo}
+  mode: () => 'enforce', // the admission webhook's settings as path segments
+  namespaces: () => 'probe',
 };
 /** Path parameters that name nothing of an org (a version number): always this org's value, never swapped. */
-const NEUTRAL_PATH = new Set(['version']);
+const NEUTRAL_PATH = new Set(['version', 'mode', 'namespaces']);
 /** The same for query string fields. */
 const QUERY_FILLERS: Record<string, (w: World) => string> = {
   flow: (w) => w.flow,
@@ -195,6 +197,30 @@ const WRITE_BODIES: Record<string, (req: Test) => Test> = {
   'DELETE /api/v2/organizations/:org/environments_notifications/:notification_number': (req) => req,
   'PUT /api/v2/allowlists/:org/:env': (req) => req.send({ artifact_name: 'probe', artifact_fingerprint: PROBE_FINGERPRINT, description: 'tenancy-probe' }),
   'POST /api/v2/admission/:org/:env': (req) =>
+    req.send({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'tenancy-probe',
+        kind: { group: '', version: 'v1', kind: 'Pod' },
+        namespace: 'probe',
+        operation: 'CREATE',
+        object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe' }, spec: { containers: [{ name: 'c', image: `probe@sha256:${PROBE_FINGERPRINT}` }] } },
+      },
+    }),
+  'POST /api/v2/admission/:org/:env/:mode': (req) =>
+    req.send({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'tenancy-probe',
+        kind: { group: '', version: 'v1', kind: 'Pod' },
+        namespace: 'probe',
+        operation: 'CREATE',
+        object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe' }, spec: { containers: [{ name: 'c', image: `probe@sha256:${PROBE_FINGERPRINT}` }] } },
+      },
+    }),
+  'POST /api/v2/admission/:org/:env/:mode/exempt/*namespaces': (req) =>
     req.send({
       apiVersion: 'admission.k8s.io/v1',
       kind: 'AdmissionReview',
