@@ -96,6 +96,22 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
 
 type Body = { kind: 'json'; value: Record<string, unknown> } | { kind: 'form'; fields: Record<string, string> };
 
+/** A pod review of this world's artifact, for the admission routes (settings in the query or the path). */
+const admissionBody = (w: World): Body => ({
+  kind: 'json',
+  value: {
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: {
+      uid: 'u-1',
+      kind: { group: '', version: 'v1', kind: 'Pod' },
+      namespace: 'n',
+      operation: 'CREATE',
+      object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: `app@sha256:${w.fingerprint}` }] } },
+    },
+  },
+});
+
 /** A valid body per write route (a route without one gets `{}`): the mutations below start from it. */
 const VALID_BODIES: Record<string, (w: World) => Body> = {
   'PUT /api/v2/flows/:org': () => ({ kind: 'json', value: { name: `flow-${hex(4)}`, description: 'made by a probe', visibility: 'private' } }),
@@ -199,48 +215,9 @@ const VALID_BODIES: Record<string, (w: World) => Body> = {
   'POST /api/v2/environments/:org/:env/policies': (w) => ({ kind: 'json', value: { policy_names: [w.policyName] } }),
   'DELETE /api/v2/environments/:org/:env/policies': (w) => ({ kind: 'json', value: { policy_names: [w.policyName] } }),
   'PUT /api/v2/allowlists/:org/:env': (w) => ({ kind: 'json', value: { artifact_name: 'probe', artifact_fingerprint: w.fingerprint, description: 'd' } }),
-  'POST /api/v2/admission/:org/:env': (w) => ({
-    kind: 'json',
-    value: {
-      apiVersion: 'admission.k8s.io/v1',
-      kind: 'AdmissionReview',
-      request: {
-        uid: 'u-1',
-        kind: { group: '', version: 'v1', kind: 'Pod' },
-        namespace: 'n',
-        operation: 'CREATE',
-        object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: `app@sha256:${w.fingerprint}` }] } },
-      },
-    },
-  }),
-  'POST /api/v2/admission/:org/:env/:mode': (w) => ({
-    kind: 'json',
-    value: {
-      apiVersion: 'admission.k8s.io/v1',
-      kind: 'AdmissionReview',
-      request: {
-        uid: 'u-1',
-        kind: { group: '', version: 'v1', kind: 'Pod' },
-        namespace: 'n',
-        operation: 'CREATE',
-        object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: `app@sha256:${w.fingerprint}` }] } },
-      },
-    },
-  }),
-  'POST /api/v2/admission/:org/:env/:mode/exempt/*namespaces': (w) => ({
-    kind: 'json',
-    value: {
-      apiVersion: 'admission.k8s.io/v1',
-      kind: 'AdmissionReview',
-      request: {
-        uid: 'u-1',
-        kind: { group: '', version: 'v1', kind: 'Pod' },
-        namespace: 'n',
-        operation: 'CREATE',
-        object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: `app@sha256:${w.fingerprint}` }] } },
-      },
-    },
-  }),
+  'POST /api/v2/admission/:org/:env': admissionBody,
+  'POST /api/v2/admission/:org/:env/:mode': admissionBody,
+  'POST /api/v2/admission/:org/:env/:mode/exempt/*namespaces': admissionBody,
   'POST /api/v2/admin/organizations': () => ({ kind: 'json', value: { name: `org-${hex(4)}`, features: [], admin: { email: 'p@example.com' } } }),
   'PATCH /api/v2/admin/organizations/:org': () => ({ kind: 'json', value: { features: [...BETA_FEATURES] } }),
   'POST /api/v2/admin/organizations/:org/members': () => ({ kind: 'json', value: { email: `m-${hex(3)}@example.com`, role: 'reader' } }),

@@ -163,6 +163,19 @@ const EXCLUSIVE_QUERY: Record<string, string[]> = {
 /** A valid body for each write route, so that a 404 comes from the lookup and not from validation. */
 const PROBE_FINGERPRINT = hex(32);
 const REPORT_TYPES = ['S3', 'K8S', 'ECS', 'docker', 'server', 'lambda', 'azure-apps'];
+/** A pod review whose image names the probe fingerprint, for the admission routes. */
+const PROBE_REVIEW = {
+  apiVersion: 'admission.k8s.io/v1',
+  kind: 'AdmissionReview',
+  request: {
+    uid: 'tenancy-probe',
+    kind: { group: '', version: 'v1', kind: 'Pod' },
+    namespace: 'probe',
+    operation: 'CREATE',
+    object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe' }, spec: { containers: [{ name: 'c', image: `probe@sha256:${PROBE_FINGERPRINT}` }] } },
+  },
+};
+
 const WRITE_BODIES: Record<string, (req: Test) => Test> = {
   ...Object.fromEntries(REPORT_TYPES.map((type) => [`PUT /api/v2/environments/:org/:env/report/${type}`, (req: Test) => req.send({ artifacts: [] })])),
   'PUT /api/v2/environments/:org/:env/join': (req) => req.send({ physical_env_name: 'tenancy-probe' }),
@@ -196,42 +209,10 @@ const WRITE_BODIES: Record<string, (req: Test) => Test> = {
   'PUT /api/v2/custom-attestation-types/:org/:custom_attestation_type_name/archive': (req) => req,
   'DELETE /api/v2/organizations/:org/environments_notifications/:notification_number': (req) => req,
   'PUT /api/v2/allowlists/:org/:env': (req) => req.send({ artifact_name: 'probe', artifact_fingerprint: PROBE_FINGERPRINT, description: 'tenancy-probe' }),
-  'POST /api/v2/admission/:org/:env': (req) =>
-    req.send({
-      apiVersion: 'admission.k8s.io/v1',
-      kind: 'AdmissionReview',
-      request: {
-        uid: 'tenancy-probe',
-        kind: { group: '', version: 'v1', kind: 'Pod' },
-        namespace: 'probe',
-        operation: 'CREATE',
-        object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe' }, spec: { containers: [{ name: 'c', image: `probe@sha256:${PROBE_FINGERPRINT}` }] } },
-      },
-    }),
-  'POST /api/v2/admission/:org/:env/:mode': (req) =>
-    req.send({
-      apiVersion: 'admission.k8s.io/v1',
-      kind: 'AdmissionReview',
-      request: {
-        uid: 'tenancy-probe',
-        kind: { group: '', version: 'v1', kind: 'Pod' },
-        namespace: 'probe',
-        operation: 'CREATE',
-        object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe' }, spec: { containers: [{ name: 'c', image: `probe@sha256:${PROBE_FINGERPRINT}` }] } },
-      },
-    }),
-  'POST /api/v2/admission/:org/:env/:mode/exempt/*namespaces': (req) =>
-    req.send({
-      apiVersion: 'admission.k8s.io/v1',
-      kind: 'AdmissionReview',
-      request: {
-        uid: 'tenancy-probe',
-        kind: { group: '', version: 'v1', kind: 'Pod' },
-        namespace: 'probe',
-        operation: 'CREATE',
-        object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe' }, spec: { containers: [{ name: 'c', image: `probe@sha256:${PROBE_FINGERPRINT}` }] } },
-      },
-    }),
+  // The admission webhook, with its settings in the query or the path: the same review.
+  'POST /api/v2/admission/:org/:env': (req) => req.send(PROBE_REVIEW),
+  'POST /api/v2/admission/:org/:env/:mode': (req) => req.send(PROBE_REVIEW),
+  'POST /api/v2/admission/:org/:env/:mode/exempt/*namespaces': (req) => req.send(PROBE_REVIEW),
   'PUT /api/v2/organizations/:org/environments_notifications/:notification_number': (req) =>
     req.send({ name: 'tenancy-probe', environments: ['tenancy-probe'], triggers: ['ON_STARTED_ARTIFACT'], targets: [{ type: 'EMAIL', emails: ['probe@example.com'] }] }),
   'PUT /api/v2/flows/:org/:flow/archive': (req) => req,
