@@ -20,6 +20,7 @@ export const TRAIL_STATE_READS = {
   trails: 'ledger',
   trail_moments: 'ledger',
   flows: 'flows',
+  flow_renames: 'flows', // an attestation's flow name as it was when recorded (flowNameAt)
   organizations: 'organizations',
   attestations: 'attestations',
   artifacts: 'artifacts',
