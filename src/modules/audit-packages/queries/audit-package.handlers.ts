@@ -1,8 +1,6 @@
 import { Readable } from 'node:stream';
-import { createGzip } from 'node:zlib';
 import { Injectable } from '@nestjs/common';
 import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import * as tar from 'tar-stream';
 import { canonicalJson, MemoryTree, parseCheckpoint, parseNote, sha256 } from '../../../../libs/transparency/src';
 import { AppError } from '../../../common/errors/app-error';
 import { FindOrgAttestationQuery, GetAttestationEvidenceQuery, ListFlowAttestationsQuery } from '../../attestations/attestations.module';
@@ -10,6 +8,7 @@ import { EvaluationArchive } from '../../evaluations/evaluations.module';
 import { GetCheckpointQuery, InclusionProofQuery, ListEntriesQuery, ListLogKeysQuery, LookupEntryQuery } from '../../evidence-log/evidence-log.module';
 import { GetTrailMomentQuery, GetTrailQuery } from '../../trails/trails.module';
 import { PACKAGE_README, PackageManifest } from '../domain/package-layout';
+import { Compression, TarGzipWriter } from '../domain/tar-gzip-writer';
 import { GetTrailAuditPackageQuery } from './get-trail-audit-package.query';
 import { GetArtifactAuditPackageQuery } from './get-artifact-audit-package.query';
 import { GetArtifactsQuery } from '../../artifact-catalog/artifact-catalog.module';
@@ -27,8 +26,6 @@ interface PackageSpec {
   logged(leaf: { kind: string; id: string; flow?: string; trail?: string; fingerprint?: string }): boolean;
 }
 
-/** Bytes written to the archive per chunk: the stream's back-pressure is honoured between chunks. */
-const CHUNK = 256 * 1024;
 const PAGE = 500;
 
 interface AttestationShape {
@@ -51,31 +48,27 @@ export class AuditPackageWriter {
     private readonly evaluations: EvaluationArchive,
   ) {}
 
-  /** The gzip stream the package is written to, in the background; a failure midway destroys the stream. */
+  /**
+   * The gzip stream the package is written to, in the background; a failure midway destroys the stream. A client
+   * that goes away closes the stream: every write then rejects, so the writer stops instead of waiting for a drain
+   * that never comes.
+   */
   start(scope: { orgId: string; orgName: string }, spec: PackageSpec): Readable {
-    const pack = tar.pack();
-    // Level 1: attachments are mostly compressed already; the stream's speed matters more than a few percent.
-    const gzip = createGzip({ level: 1 });
-    pack.pipe(gzip);
-    // A client that goes away closes the stream: the writer stops instead of waiting for a drain that never comes.
-    const abort = new AbortController();
-    gzip.once('close', () => {
-      abort.abort();
-      pack.destroy();
+    const out = new TarGzipWriter();
+    void this.fill(out, scope, spec).catch((error) => {
+      if (!out.isClosed) out.stream.destroy(error instanceof Error ? error : new Error(String(error)));
     });
-    void this.fill(pack, scope, spec, abort.signal).catch((error) => {
-      if (!abort.signal.aborted) gzip.destroy(error instanceof Error ? error : new Error(String(error)));
-    });
-    return gzip;
+    return out.stream;
   }
 
-  private async fill(pack: tar.Pack, scope: { orgId: string; orgName: string }, spec: PackageSpec, signal: AbortSignal): Promise<void> {
+  private async fill(out: TarGzipWriter, scope: { orgId: string; orgName: string }, spec: PackageSpec): Promise<void> {
     const props = { ...scope, flowName: spec.flowName, trailName: spec.trailName };
     const files: Record<string, string> = {};
-    const add = async (name: string, content: Buffer | string) => {
+    /** `digest`: the bytes' SHA-256 (hex) when already checked (an attachment, by the evidence store). */
+    const add = async (name: string, content: Buffer | string, options: { digest?: string; compression?: Compression } = {}) => {
       const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-      files[name] = sha256(bytes).toString('hex');
-      await writeEntry(pack, name, bytes, signal);
+      files[name] = options.digest ?? sha256(bytes).toString('hex');
+      await out.file(name, bytes, options.compression);
     };
     const json = (value: unknown) => canonicalJson(value);
 
@@ -130,7 +123,24 @@ export class AuditPackageWriter {
       files,
     };
     const leaves: Array<{ index: number; leaf: string; leaf_hash: string }> = [];
-    for (const id of [...ids].sort()) {
+    const sorted = [...ids].sort();
+    // Attachments are read one ahead: the next one's read (the database's work) overlaps this one's writing.
+    const evidence = (id: string): Promise<{ content: Buffer; sha256: string }> =>
+      this.queryBus.execute(new GetAttestationEvidenceQuery({ ...scope, flowName: props.flowName, trailName: props.trailName, attestationId: id }));
+    const ahead = new Map<string, Promise<{ content: Buffer; sha256: string }>>();
+    let next = 0;
+    const readAhead = (from: number) => {
+      for (next = Math.max(next, from); next < sorted.length; next++) {
+        const a = listed.get(sorted[next]);
+        if (!a?.evidence || ahead.has(a.attestation_id)) continue;
+        const read = evidence(a.attestation_id);
+        read.catch(() => undefined); // awaited (and its failure handled) when its turn comes
+        ahead.set(a.attestation_id, read);
+        next++;
+        return;
+      }
+    };
+    for (const [position, id] of sorted.entries()) {
       const found: { data: AttestationShape[] } = listed.has(id)
         ? { data: [listed.get(id)!] }
         : await this.queryBus.execute(new FindOrgAttestationQuery({ ...scope, attestationId: id })).catch(notFoundAsEmpty);
@@ -146,10 +156,14 @@ export class AuditPackageWriter {
       manifest.records.push({ kind: 'attestation', id, file, index: entry?.index ?? null });
       if (record.evidence && !files[`evidence/${record.evidence.sha256}`]) {
         try {
-          const download: { content: Buffer } = await this.queryBus.execute(
-            new GetAttestationEvidenceQuery({ ...scope, flowName: props.flowName, trailName: props.trailName, attestationId: id }),
-          );
-          await add(`evidence/${record.evidence.sha256}`, download.content);
+          const read = ahead.get(id) ?? evidence(id);
+          ahead.delete(id);
+          readAhead(position + 1);
+          const download = await read;
+          // Checked against the attestation's SHA-256 by the evidence store before it is handed out: that digest
+          // is the file's (computed again only if the attestation read here names another one).
+          const digest = download.sha256 === record.evidence.sha256 ? download.sha256 : undefined;
+          await add(`evidence/${record.evidence.sha256}`, download.content, { digest, compression: TarGzipWriter.compressionFor(download.content) });
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
           manifest.missing_evidence.push({ attestation_id: id, sha256: record.evidence.sha256, reason: error.message });
@@ -206,8 +220,8 @@ export class AuditPackageWriter {
       await add(`log/proofs/${leaf.index}.json`, json(proof));
     }
     await add('README.txt', PACKAGE_README);
-    await writeEntry(pack, 'manifest.json', Buffer.from(JSON.stringify(manifest, null, 2) + '\n', 'utf8'), signal);
-    pack.finalize();
+    await out.file('manifest.json', Buffer.from(JSON.stringify(manifest, null, 2) + '\n', 'utf8'));
+    await out.finish();
   }
 
   /** A record's entry if it is integrated and covered by the checkpoint (else the package says it is not logged). */
@@ -271,32 +285,4 @@ export class GetArtifactAuditPackageHandler implements IQueryHandler<GetArtifact
 function notFoundAsEmpty(error: unknown): { data: [] } {
   if (error instanceof AppError) return { data: [] };
   throw error;
-}
-
-/** One tar entry, written in chunks that wait for the archive stream to drain (back-pressure). */
-function writeEntry(pack: tar.Pack, name: string, bytes: Buffer, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new Error('the package stream was closed'));
-    const onAbort = () => reject(new Error('the package stream was closed'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    const done = (error?: Error | null) => {
-      signal.removeEventListener('abort', onAbort);
-      if (error) reject(error);
-      else resolve();
-    };
-    const entry = pack.entry({ name, size: bytes.length, mode: 0o644, mtime: new Date(0) }, done);
-    let at = 0;
-    const pump = () => {
-      while (at < bytes.length) {
-        const chunk = bytes.subarray(at, Math.min(at + CHUNK, bytes.length));
-        at += chunk.length;
-        if (!entry.write(chunk)) {
-          entry.once('drain', pump);
-          return;
-        }
-      }
-      entry.end();
-    };
-    pump();
-  });
 }
