@@ -2,7 +2,7 @@ import { parseSingleValue } from './bytea-copy';
 
 /** COPY's binary format as PostgreSQL documents it: signature, flags, extension length, tuples, -1. */
 function copyBinary(rows: Array<Buffer | null>, extension = Buffer.alloc(0)): Buffer {
-  const parts = [Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(4), Buffer.alloc(4)];
+  const parts: Buffer[] = [Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(4), Buffer.alloc(4)];
   parts[2].writeUInt32BE(extension.length);
   parts.push(extension);
   for (const row of rows) {
@@ -18,8 +18,8 @@ function copyBinary(rows: Array<Buffer | null>, extension = Buffer.alloc(0)): Bu
 describe('parseSingleValue (a bytea read by COPY ... TO STDOUT (FORMAT binary))', () => {
   it('gives the value\'s bytes exactly, whatever they are', () => {
     const bytes = Buffer.from([0, 1, 0xff, 0x0a, 0x0d, 0xc3, 0x28, 0x5c, 0x78]);
-    expect(parseSingleValue(copyBinary([bytes])).equals(bytes)).toBe(true);
-    expect(parseSingleValue(copyBinary([bytes], Buffer.from('ext'))).equals(bytes)).toBe(true);
+    expect(parseSingleValue(copyBinary([bytes]))!.equals(bytes)).toBe(true);
+    expect(parseSingleValue(copyBinary([bytes], Buffer.from('ext')))!.equals(bytes)).toBe(true);
     expect(parseSingleValue(copyBinary([Buffer.alloc(0)]))!.length).toBe(0);
   });
 

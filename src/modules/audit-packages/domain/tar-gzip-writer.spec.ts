@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, gunzipSync, inflateRawSync } from 'node:zlib';
 import * as fc from 'fast-check';
 import * as tar from 'tar-stream';
-import { TarGzipWriter } from './tar-gzip-writer';
+import { header, TarGzipWriter } from './tar-gzip-writer';
 
 async function collect(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -48,6 +48,7 @@ describe('TarGzipWriter (audit packages: a tar in one gzip member, each file def
       { name: 'attestations/x.json', bytes: Buffer.from('{"b":'.repeat(20000) + '2' + '}'.repeat(20000)) },
       { name: 'moments/' + 't'.repeat(150) + '/1.json', bytes: Buffer.from('{}') },
       { name: 'policies/ü/politique-évaluée.rego', bytes: Buffer.from('package p\n') },
+      { name: 'policies/' + 'cd'.repeat(32) + '/' + 'q'.repeat(70) + '.rego', bytes: Buffer.from('package q\n') },
       { name: 'empty', bytes: Buffer.alloc(0), store: true },
       { name: 'big', bytes: Buffer.concat([randomBytes(1.5 * 1024 * 1024), Buffer.alloc(1024 * 1024, 'a')]) },
     ];
@@ -77,6 +78,19 @@ describe('TarGzipWriter (audit packages: a tar in one gzip member, each file def
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('puts a long name in ustar\'s prefix and name fields when it splits at a slash (plain ustar readers), else in a pax record', () => {
+    const split = 'policies/' + 'ab'.repeat(32) + '/' + 'p'.repeat(60) + '.rego';
+    const h = header(split, 10);
+    expect(h.length).toBe(512);
+    const field = (at: number, width: number) => h.subarray(at, at + width).toString('latin1').replace(/\0.*$/s, '');
+    expect(`${field(345, 155)}/${field(0, 100)}`).toBe(split);
+    const unsplittable = 'moments/' + 't'.repeat(150) + '/1.json';
+    const pax = header(unsplittable, 10);
+    expect(pax.length).toBe(3 * 512);
+    expect(pax[156]).toBe('x'.charCodeAt(0));
+    expect(pax.subarray(512, 1024).toString('utf8')).toContain(` path=${unsplittable}\n`);
   });
 
   it('stores what does not compress and deflates what does', async () => {

@@ -20,7 +20,7 @@ const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
 const FINAL_BLOCK = Buffer.from([1, 0, 0, 0xff, 0xff]);
 
 /**
- * A tar (POSIX ustar, with a pax `path` record for a name over 100 bytes or not ASCII) as one gzip member, written
+ * A tar (POSIX ustar; a pax `path` record only for a name ustar cannot hold) as one gzip member, written
  * with back-pressure: every write waits until the returned stream has room.
  *
  * Attachments are mostly compressed already, and deflating incompressible bytes (even at level 1) cost as much CPU
@@ -158,10 +158,18 @@ export class TarGzipWriter {
   }
 }
 
-/** A ustar header, preceded by a pax header when the name does not fit ustar's 100-byte ASCII field. */
+/**
+ * A ustar header: the name in its 100-byte field, or split at a '/' over the 155-byte prefix field and the name
+ * field (what plain ustar readers know); a pax header first when neither fits (or the name is not ASCII).
+ */
 export function header(name: string, size: number): Buffer {
-  const bytes = Buffer.from(name, 'utf8');
-  if (bytes.length <= 100 && /^[\x20-\x7e]*$/.test(name)) return ustar(bytes, size, '0');
+  if (/^[\x20-\x7e]*$/.test(name)) {
+    if (name.length <= 100) return ustar(Buffer.from(name, 'latin1'), size, '0');
+    for (let cut = name.indexOf('/'); cut >= 0 && cut <= 155; cut = name.indexOf('/', cut + 1)) {
+      const tail = name.length - cut - 1;
+      if (tail > 0 && tail <= 100) return ustar(Buffer.from(name.slice(cut + 1), 'latin1'), size, '0', Buffer.from(name.slice(0, cut), 'latin1'));
+    }
+  }
   // The pax record "<length> path=<name>\n", whose <length> counts the whole record, its own digits included.
   const rest = Buffer.byteLength(` path=${name}\n`);
   let length = rest + 1;
@@ -172,9 +180,10 @@ export function header(name: string, size: number): Buffer {
   return Buffer.concat([ustar(Buffer.from('PaxHeader', 'latin1'), record.length, 'x'), record, Buffer.alloc(pad), ustar(fallback, size, '0')]);
 }
 
-function ustar(name: Buffer, size: number, type: '0' | 'x'): Buffer {
+function ustar(name: Buffer, size: number, type: '0' | 'x', prefix?: Buffer): Buffer {
   const h = Buffer.alloc(BLOCK);
   name.copy(h, 0, 0, Math.min(name.length, 100));
+  prefix?.copy(h, 345, 0, Math.min(prefix.length, 155));
   const octal = (value: number, at: number, width: number) => h.write(value.toString(8).padStart(width - 1, '0') + '\0', at, width, 'latin1');
   octal(0o644, 100, 8); // mode
   octal(0, 108, 8); // uid

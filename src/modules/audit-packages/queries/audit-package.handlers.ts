@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import { canonicalJson, MemoryTree, parseCheckpoint, parseNote, sha256 } from '../../../../libs/transparency/src';
 import { AppError } from '../../../common/errors/app-error';
-import { FindOrgAttestationQuery, GetAttestationEvidenceQuery, ListFlowAttestationsQuery } from '../../attestations/attestations.module';
+import { FindOrgAttestationQuery, ListFlowAttestationsQuery, OpenAttestationEvidenceQuery, OpenedEvidence } from '../../attestations/attestations.module';
 import { EvaluationArchive } from '../../evaluations/evaluations.module';
 import { GetCheckpointQuery, InclusionProofQuery, ListEntriesQuery, ListLogKeysQuery, LookupEntryQuery } from '../../evidence-log/evidence-log.module';
 import { GetTrailMomentQuery, GetTrailQuery } from '../../trails/trails.module';
@@ -124,22 +125,23 @@ export class AuditPackageWriter {
     };
     const leaves: Array<{ index: number; leaf: string; leaf_hash: string }> = [];
     const sorted = [...ids].sort();
-    // Attachments are read one ahead: the next one's read (the database's work) overlaps this one's writing.
-    const evidence = (id: string): Promise<{ content: Buffer; sha256: string }> =>
-      this.queryBus.execute(new GetAttestationEvidenceQuery({ ...scope, flowName: props.flowName, trailName: props.trailName, attestationId: id }));
-    const ahead = new Map<string, Promise<{ content: Buffer; sha256: string }>>();
+    // Attachments are opened one ahead, their first slice already on its way: the next one's read (the database's
+    // work) overlaps this one's writing.
+    const open = (id: string) =>
+      new Prefetched(this.queryBus.execute(new OpenAttestationEvidenceQuery({ ...scope, flowName: props.flowName, trailName: props.trailName, attestationId: id })));
+    const ahead = new Map<string, Prefetched>();
     let next = 0;
     const readAhead = (from: number) => {
       for (next = Math.max(next, from); next < sorted.length; next++) {
         const a = listed.get(sorted[next]);
-        if (!a?.evidence || ahead.has(a.attestation_id)) continue;
-        const read = evidence(a.attestation_id);
-        read.catch(() => undefined); // awaited (and its failure handled) when its turn comes
-        ahead.set(a.attestation_id, read);
+        if (!a?.evidence || ahead.has(a.attestation_id) || written.has(a.evidence.sha256)) continue;
+        ahead.set(a.attestation_id, open(a.attestation_id));
         next++;
         return;
       }
     };
+    /** Each blob written, and what was wrong with it (null: nothing). */
+    const written = new Map<string, string | null>();
     for (const [position, id] of sorted.entries()) {
       const found: { data: AttestationShape[] } = listed.has(id)
         ? { data: [listed.get(id)!] }
@@ -154,21 +156,24 @@ export class AuditPackageWriter {
       const file = `attestations/${id}.json`;
       await add(file, json(record));
       manifest.records.push({ kind: 'attestation', id, file, index: entry?.index ?? null });
-      if (record.evidence && !files[`evidence/${record.evidence.sha256}`]) {
+      const want = record.evidence?.sha256;
+      if (want === undefined) continue;
+      if (!written.has(want)) {
+        // Once per blob, however many attestations name it; what went wrong with it is said for each of them.
+        written.set(want, null);
+        const opened = ahead.get(id) ?? open(id);
+        ahead.delete(id);
+        readAhead(position + 1);
         try {
-          const read = ahead.get(id) ?? evidence(id);
-          ahead.delete(id);
-          readAhead(position + 1);
-          const download = await read;
-          // Checked against the attestation's SHA-256 by the evidence store before it is handed out: that digest
-          // is the file's (computed again only if the attestation read here names another one).
-          const digest = download.sha256 === record.evidence.sha256 ? download.sha256 : undefined;
-          await add(`evidence/${record.evidence.sha256}`, download.content, { digest, compression: TarGzipWriter.compressionFor(download.content) });
+          written.set(want, await this.writeEvidence(out, `evidence/${want}`, want, opened));
+          if (written.get(want) === null) files[`evidence/${want}`] = want;
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
-          manifest.missing_evidence.push({ attestation_id: id, sha256: record.evidence.sha256, reason: error.message });
+          written.set(want, error.message);
         }
       }
+      const problem = written.get(want);
+      if (problem) manifest.missing_evidence.push({ attestation_id: id, sha256: want, reason: problem });
     }
 
     // The trail's moments its log entries are over (a trail begun or updated, an artifact reported): each moment
@@ -222,6 +227,39 @@ export class AuditPackageWriter {
     await add('README.txt', PACKAGE_README);
     await out.file('manifest.json', Buffer.from(JSON.stringify(manifest, null, 2) + '\n', 'utf8'));
     await out.finish();
+  }
+
+  /**
+   * One attachment, streamed slice by slice and hashed as it passes (memory: a few slices, whatever its size).
+   * The tar header (name and stored size) goes first, so the bytes are in the archive before their digest is
+   * known; a blob that turns out not to be what its attestation recorded (other bytes, or another length) is
+   * therefore never vouched for: the manifest leaves it out of its files and lists it in `missing_evidence` with
+   * the reason returned here, so the verifier reports it (an unlisted file, evidence not packaged). A blob that
+   * cannot be opened at all is an AppError thrown before anything is written.
+   */
+  private async writeEvidence(out: TarGzipWriter, name: string, want: string, opened: Prefetched): Promise<string | null> {
+    const evidence = await opened.evidence;
+    const hash = createHash('sha256');
+    let sent = 0;
+    let actual = 0;
+    let compression: Compression | undefined;
+    await out.begin(name, evidence.size);
+    for (let chunk = await opened.next(); chunk; chunk = await opened.next()) {
+      actual += chunk.length;
+      // Never past the size the header declared (the tar would be broken); any excess is a mismatch anyway.
+      const part = chunk.subarray(0, Math.max(0, evidence.size - sent));
+      if (!part.length) continue;
+      compression ??= TarGzipWriter.compressionFor(part);
+      hash.update(part);
+      sent += part.length;
+      await out.data(part, compression);
+    }
+    // Fewer bytes than the header declared: zeros keep the archive well formed (and the file unlisted).
+    for (let missing = evidence.size - sent; missing > 0; missing -= Math.min(missing, 65536)) await out.data(Buffer.alloc(Math.min(missing, 65536)));
+    await out.end(evidence.size);
+    if (evidence.sha256 !== want) return `the attestation now names evidence ${evidence.sha256}`;
+    if (actual !== evidence.size || hash.digest('hex') !== want) return `the stored bytes do not match their SHA-256 (${actual} bytes, ${evidence.size} recorded)`;
+    return null;
   }
 
   /** A record's entry if it is integrated and covered by the checkpoint (else the package says it is not logged). */
@@ -285,4 +323,28 @@ export class GetArtifactAuditPackageHandler implements IQueryHandler<GetArtifact
 function notFoundAsEmpty(error: unknown): { data: [] } {
   if (error instanceof AppError) return { data: [] };
   throw error;
+}
+
+/**
+ * An attachment opened ahead of its turn: the open, then one slice ahead of the one being written. A failure is
+ * kept for when its turn comes (never an unhandled rejection meanwhile).
+ */
+class Prefetched {
+  private iterator: Promise<AsyncIterator<Buffer>>;
+  private pending: Promise<IteratorResult<Buffer>>;
+
+  constructor(readonly evidence: Promise<OpenedEvidence>) {
+    this.iterator = evidence.then((e) => e.chunks()[Symbol.asyncIterator]());
+    this.pending = this.iterator.then((it) => it.next());
+    this.pending.catch(() => undefined);
+  }
+
+  /** The next slice (and the one after it requested), or null at the end. */
+  async next(): Promise<Buffer | null> {
+    const got = await this.pending;
+    if (got.done) return null;
+    this.pending = this.iterator.then((it) => it.next());
+    this.pending.catch(() => undefined);
+    return got.value;
+  }
 }
