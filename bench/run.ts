@@ -21,7 +21,7 @@ const BENCHES: Record<string, Bench> = {
     script: 'bench/audit-package/run.ts',
     needsBuild: true,
     what: 'a trail\'s audit package (1,000 attestations, 100 MB attached): MB/s streamed and the service\'s RSS growth',
-    options: '[--attestations N] [--attached N] [--mb N] [--rounds N] [--md]',
+    options: '[--attestations N] [--attached N] [--mb N] [--rounds N] [--md] [--main <A>/src/main.js --main <B>/src/main.js] [--cpu-prof <dir>]',
     quick: '--attestations 20 --attached 2 --rounds 1',
   },
   rego: {

@@ -15,6 +15,8 @@ export interface Stack {
   /** pid of the service process (CPU accounting) */
   pid: number;
   dbUrl: string;
+  /** The service's DATA_DIR (its log signing key), for another service started on the same database. */
+  dataDir: string;
   baseUrl: string;
   orgName: string;
   apiKey: string;
@@ -152,6 +154,7 @@ export async function startStack(
     return {
       pid: child.pid!,
       dbUrl: db.url,
+      dataDir,
       baseUrl,
       orgName,
       apiKey: JSON.parse(res.body).admin.api_key,

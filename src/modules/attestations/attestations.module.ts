@@ -16,6 +16,7 @@ import { EvidenceStore, PostgresEvidenceStore } from './persistence/evidence.sto
 import { S3EvidenceStore } from './persistence/s3-evidence.store';
 import { FindOrgAttestationHandler } from './queries/find-org-attestation/find-org-attestation.handler';
 import { GetAttestationEvidenceHandler } from './queries/get-attestation-evidence/get-attestation-evidence.handler';
+import { OpenAttestationEvidenceHandler } from './queries/open-attestation-evidence/open-attestation-evidence.handler';
 import { ListFlowAttestationsHandler } from './queries/list-flow-attestations/list-flow-attestations.handler';
 import { ListSlotVersionsHandler } from './queries/list-slot-versions/list-slot-versions.handler';
 import { AttestationBatcher } from './recording/attestation-batcher';
@@ -59,6 +60,7 @@ import { DecisionRecorder } from './types/decision/decision-recorder';
     FindOrgAttestationHandler,
     ListSlotVersionsHandler,
     GetAttestationEvidenceHandler,
+    OpenAttestationEvidenceHandler,
   ],
   exports: [AttestationTypeRegistry, AttestationRecorder, AttestationBatcher, AttestationUploadPipe, DecisionRecorder],
 })
@@ -81,3 +83,5 @@ export type { AttestationResponse } from './dto/attestation.response';
 export { FindOrgAttestationQuery } from './queries/find-org-attestation/find-org-attestation.query';
 export { ListFlowAttestationsQuery } from './queries/list-flow-attestations/list-flow-attestations.query';
 export { GetAttestationEvidenceQuery } from './queries/get-attestation-evidence/get-attestation-evidence.query';
+export { OpenAttestationEvidenceQuery } from './queries/open-attestation-evidence/open-attestation-evidence.query';
+export type { OpenedEvidence } from './queries/open-attestation-evidence/open-attestation-evidence.query';

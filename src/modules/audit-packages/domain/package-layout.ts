@@ -10,7 +10,10 @@ export interface PackageManifest {
   records: Array<{ kind: string; id: string; file: string; index: number | null }>;
   /** Log entries of this trail whose record the service could not include (it no longer has them). */
   missing_records: Array<{ kind: string; id: string; index: number }>;
-  /** Attachments the service could not include (missing, or their bytes no longer match their digest). */
+  /**
+   * Attachments the service could not include: missing, or their bytes no longer match their digest (such bytes
+   * may be in the archive, since attachments are streamed, but are then left out of `files`).
+   */
   missing_evidence: Array<{ attestation_id: string; sha256: string; reason: string }>;
   /** SHA-256 (hex) of every other file of the package. */
   files: Record<string, string>;
@@ -37,7 +40,8 @@ Files
                            it (an artifact's package: its attestations, in the trail that reported it)
 - attestations/<id>.json   each attestation as GET /api/v2/attestations/{org}?attestation_id=<id> returns it
                            (RFC 8785 canonical JSON; its SHA-256 is its log entry's record_sha256)
-- evidence/<sha256>        each attachment's bytes, named by their SHA-256
+- evidence/<sha256>        each attachment's bytes, named by their SHA-256 (one the manifest lists in
+                           missing_evidence and not in its files is not what its attestation recorded)
 - moments/<trail>/<n>.json the trail as of moment n, as GET /api/v2/trails/{org}/{flow}/{trail}/moments/{n}
                            returns it: the record of the log entries of the trail begun or updated (kind trail)
                            and of an artifact reported (kind artifact) at that moment

@@ -1,15 +1,15 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { createGzip } from 'node:zlib';
 import { Injectable } from '@nestjs/common';
 import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import * as tar from 'tar-stream';
 import { canonicalJson, MemoryTree, parseCheckpoint, parseNote, sha256 } from '../../../../libs/transparency/src';
 import { AppError } from '../../../common/errors/app-error';
-import { FindOrgAttestationQuery, GetAttestationEvidenceQuery, ListFlowAttestationsQuery } from '../../attestations/attestations.module';
+import { FindOrgAttestationQuery, ListFlowAttestationsQuery, OpenAttestationEvidenceQuery, OpenedEvidence } from '../../attestations/attestations.module';
 import { EvaluationArchive } from '../../evaluations/evaluations.module';
 import { GetCheckpointQuery, InclusionProofQuery, ListEntriesQuery, ListLogKeysQuery, LookupEntryQuery } from '../../evidence-log/evidence-log.module';
 import { GetTrailMomentQuery, GetTrailQuery } from '../../trails/trails.module';
 import { PACKAGE_README, PackageManifest } from '../domain/package-layout';
+import { Compression, TarGzipWriter } from '../domain/tar-gzip-writer';
 import { GetTrailAuditPackageQuery } from './get-trail-audit-package.query';
 import { GetArtifactAuditPackageQuery } from './get-artifact-audit-package.query';
 import { GetArtifactsQuery } from '../../artifact-catalog/artifact-catalog.module';
@@ -27,8 +27,6 @@ interface PackageSpec {
   logged(leaf: { kind: string; id: string; flow?: string; trail?: string; fingerprint?: string }): boolean;
 }
 
-/** Bytes written to the archive per chunk: the stream's back-pressure is honoured between chunks. */
-const CHUNK = 256 * 1024;
 const PAGE = 500;
 
 interface AttestationShape {
@@ -51,31 +49,27 @@ export class AuditPackageWriter {
     private readonly evaluations: EvaluationArchive,
   ) {}
 
-  /** The gzip stream the package is written to, in the background; a failure midway destroys the stream. */
+  /**
+   * The gzip stream the package is written to, in the background; a failure midway destroys the stream. A client
+   * that goes away closes the stream: every write then rejects, so the writer stops instead of waiting for a drain
+   * that never comes.
+   */
   start(scope: { orgId: string; orgName: string }, spec: PackageSpec): Readable {
-    const pack = tar.pack();
-    // Level 1: attachments are mostly compressed already; the stream's speed matters more than a few percent.
-    const gzip = createGzip({ level: 1 });
-    pack.pipe(gzip);
-    // A client that goes away closes the stream: the writer stops instead of waiting for a drain that never comes.
-    const abort = new AbortController();
-    gzip.once('close', () => {
-      abort.abort();
-      pack.destroy();
+    const out = new TarGzipWriter();
+    void this.fill(out, scope, spec).catch((error) => {
+      if (!out.isClosed) out.stream.destroy(error instanceof Error ? error : new Error(String(error)));
     });
-    void this.fill(pack, scope, spec, abort.signal).catch((error) => {
-      if (!abort.signal.aborted) gzip.destroy(error instanceof Error ? error : new Error(String(error)));
-    });
-    return gzip;
+    return out.stream;
   }
 
-  private async fill(pack: tar.Pack, scope: { orgId: string; orgName: string }, spec: PackageSpec, signal: AbortSignal): Promise<void> {
+  private async fill(out: TarGzipWriter, scope: { orgId: string; orgName: string }, spec: PackageSpec): Promise<void> {
     const props = { ...scope, flowName: spec.flowName, trailName: spec.trailName };
     const files: Record<string, string> = {};
-    const add = async (name: string, content: Buffer | string) => {
+    /** `digest`: the bytes' SHA-256 (hex) when already checked (an attachment, by the evidence store). */
+    const add = async (name: string, content: Buffer | string, options: { digest?: string; compression?: Compression } = {}) => {
       const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-      files[name] = sha256(bytes).toString('hex');
-      await writeEntry(pack, name, bytes, signal);
+      files[name] = options.digest ?? sha256(bytes).toString('hex');
+      await out.file(name, bytes, options.compression);
     };
     const json = (value: unknown) => canonicalJson(value);
 
@@ -130,7 +124,25 @@ export class AuditPackageWriter {
       files,
     };
     const leaves: Array<{ index: number; leaf: string; leaf_hash: string }> = [];
-    for (const id of [...ids].sort()) {
+    const sorted = [...ids].sort();
+    // Attachments are opened one ahead, their first slice already on its way: the next one's read (the database's
+    // work) overlaps this one's writing.
+    const open = (id: string) =>
+      new Prefetched(this.queryBus.execute(new OpenAttestationEvidenceQuery({ ...scope, flowName: props.flowName, trailName: props.trailName, attestationId: id })));
+    const ahead = new Map<string, Prefetched>();
+    let next = 0;
+    const readAhead = (from: number) => {
+      for (next = Math.max(next, from); next < sorted.length; next++) {
+        const a = listed.get(sorted[next]);
+        if (!a?.evidence || ahead.has(a.attestation_id) || written.has(a.evidence.sha256)) continue;
+        ahead.set(a.attestation_id, open(a.attestation_id));
+        next++;
+        return;
+      }
+    };
+    /** Each blob written, and what was wrong with it (null: nothing). */
+    const written = new Map<string, string | null>();
+    for (const [position, id] of sorted.entries()) {
       const found: { data: AttestationShape[] } = listed.has(id)
         ? { data: [listed.get(id)!] }
         : await this.queryBus.execute(new FindOrgAttestationQuery({ ...scope, attestationId: id })).catch(notFoundAsEmpty);
@@ -144,17 +156,24 @@ export class AuditPackageWriter {
       const file = `attestations/${id}.json`;
       await add(file, json(record));
       manifest.records.push({ kind: 'attestation', id, file, index: entry?.index ?? null });
-      if (record.evidence && !files[`evidence/${record.evidence.sha256}`]) {
+      const want = record.evidence?.sha256;
+      if (want === undefined) continue;
+      if (!written.has(want)) {
+        // Once per blob, however many attestations name it; what went wrong with it is said for each of them.
+        written.set(want, null);
+        const opened = ahead.get(id) ?? open(id);
+        ahead.delete(id);
+        readAhead(position + 1);
         try {
-          const download: { content: Buffer } = await this.queryBus.execute(
-            new GetAttestationEvidenceQuery({ ...scope, flowName: props.flowName, trailName: props.trailName, attestationId: id }),
-          );
-          await add(`evidence/${record.evidence.sha256}`, download.content);
+          written.set(want, await this.writeEvidence(out, `evidence/${want}`, want, opened));
+          if (written.get(want) === null) files[`evidence/${want}`] = want;
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
-          manifest.missing_evidence.push({ attestation_id: id, sha256: record.evidence.sha256, reason: error.message });
+          written.set(want, error.message);
         }
       }
+      const problem = written.get(want);
+      if (problem) manifest.missing_evidence.push({ attestation_id: id, sha256: want, reason: problem });
     }
 
     // The trail's moments its log entries are over (a trail begun or updated, an artifact reported): each moment
@@ -206,8 +225,41 @@ export class AuditPackageWriter {
       await add(`log/proofs/${leaf.index}.json`, json(proof));
     }
     await add('README.txt', PACKAGE_README);
-    await writeEntry(pack, 'manifest.json', Buffer.from(JSON.stringify(manifest, null, 2) + '\n', 'utf8'), signal);
-    pack.finalize();
+    await out.file('manifest.json', Buffer.from(JSON.stringify(manifest, null, 2) + '\n', 'utf8'));
+    await out.finish();
+  }
+
+  /**
+   * One attachment, streamed slice by slice and hashed as it passes (memory: a few slices, whatever its size).
+   * The tar header (name and stored size) goes first, so the bytes are in the archive before their digest is
+   * known; a blob that turns out not to be what its attestation recorded (other bytes, or another length) is
+   * therefore never vouched for: the manifest leaves it out of its files and lists it in `missing_evidence` with
+   * the reason returned here, so the verifier reports it (an unlisted file, evidence not packaged). A blob that
+   * cannot be opened at all is an AppError thrown before anything is written.
+   */
+  private async writeEvidence(out: TarGzipWriter, name: string, want: string, opened: Prefetched): Promise<string | null> {
+    const evidence = await opened.evidence;
+    const hash = createHash('sha256');
+    let sent = 0;
+    let actual = 0;
+    let compression: Compression | undefined;
+    await out.begin(name, evidence.size);
+    for (let chunk = await opened.next(); chunk; chunk = await opened.next()) {
+      actual += chunk.length;
+      // Never past the size the header declared (the tar would be broken); any excess is a mismatch anyway.
+      const part = chunk.subarray(0, Math.max(0, evidence.size - sent));
+      if (!part.length) continue;
+      compression ??= TarGzipWriter.compressionFor(part);
+      hash.update(part);
+      sent += part.length;
+      await out.data(part, compression);
+    }
+    // Fewer bytes than the header declared: zeros keep the archive well formed (and the file unlisted).
+    for (let missing = evidence.size - sent; missing > 0; missing -= Math.min(missing, 65536)) await out.data(Buffer.alloc(Math.min(missing, 65536)));
+    await out.end(evidence.size);
+    if (evidence.sha256 !== want) return `the attestation now names evidence ${evidence.sha256}`;
+    if (actual !== evidence.size || hash.digest('hex') !== want) return `the stored bytes do not match their SHA-256 (${actual} bytes, ${evidence.size} recorded)`;
+    return null;
   }
 
   /** A record's entry if it is integrated and covered by the checkpoint (else the package says it is not logged). */
@@ -273,30 +325,26 @@ function notFoundAsEmpty(error: unknown): { data: [] } {
   throw error;
 }
 
-/** One tar entry, written in chunks that wait for the archive stream to drain (back-pressure). */
-function writeEntry(pack: tar.Pack, name: string, bytes: Buffer, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new Error('the package stream was closed'));
-    const onAbort = () => reject(new Error('the package stream was closed'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    const done = (error?: Error | null) => {
-      signal.removeEventListener('abort', onAbort);
-      if (error) reject(error);
-      else resolve();
-    };
-    const entry = pack.entry({ name, size: bytes.length, mode: 0o644, mtime: new Date(0) }, done);
-    let at = 0;
-    const pump = () => {
-      while (at < bytes.length) {
-        const chunk = bytes.subarray(at, Math.min(at + CHUNK, bytes.length));
-        at += chunk.length;
-        if (!entry.write(chunk)) {
-          entry.once('drain', pump);
-          return;
-        }
-      }
-      entry.end();
-    };
-    pump();
-  });
+/**
+ * An attachment opened ahead of its turn: the open, then one slice ahead of the one being written. A failure is
+ * kept for when its turn comes (never an unhandled rejection meanwhile).
+ */
+class Prefetched {
+  private iterator: Promise<AsyncIterator<Buffer>>;
+  private pending: Promise<IteratorResult<Buffer>>;
+
+  constructor(readonly evidence: Promise<OpenedEvidence>) {
+    this.iterator = evidence.then((e) => e.chunks()[Symbol.asyncIterator]());
+    this.pending = this.iterator.then((it) => it.next());
+    this.pending.catch(() => undefined);
+  }
+
+  /** The next slice (and the one after it requested), or null at the end. */
+  async next(): Promise<Buffer | null> {
+    const got = await this.pending;
+    if (got.done) return null;
+    this.pending = this.iterator.then((it) => it.next());
+    this.pending.catch(() => undefined);
+    return got.value;
+  }
 }
