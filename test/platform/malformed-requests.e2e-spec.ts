@@ -90,6 +90,8 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   commit_sha: () => 'c'.repeat(40),
   search_value: () => 'a'.repeat(64),
   repo: (w) => w.repoName,
+  mode: () => 'warn', // POST /admission/{org}/{env}/{mode}[/exempt/*namespaces]: the webhook's settings, naming nothing of an org
+  namespaces: () => 'kube-system',
 };
 
 type Body = { kind: 'json'; value: Record<string, unknown> } | { kind: 'form'; fields: Record<string, string> };

@@ -80,9 +80,11 @@ const PATH_FILLERS: Record<string, (w: World) => string> = {
   commit_sha: (w) => w.commitSha,
   search_value: (w) => w.fingerprint, // GET /search/{org}/sha/{search_value}
   repo: (w) => w.repoName, // GET /repos/{org}/live-artifacts/{repo}
+  mode: () => 'warn', // POST /admission/{org}/{env}/{mode}[/exempt/*namespaces]: the webhook's settings, naming nothing of an org
+  namespaces: () => 'kube-system',
 };
 /** Path parameters that name nothing of an org (a version number): always this org's value, never swapped. */
-const NEUTRAL_PATH = new Set(['version']);
+const NEUTRAL_PATH = new Set(['version', 'mode', 'namespaces']);
 /** The same for query string fields. */
 const QUERY_FILLERS: Record<string, (w: World) => string> = {
   flow: (w) => w.flow,
@@ -206,6 +208,8 @@ const WRITE_BODIES: Record<string, (req: Test) => Test> = {
         object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe' }, spec: { containers: [{ name: 'c', image: `probe@sha256:${PROBE_FINGERPRINT}` }] } },
       },
     }),
+  'POST /api/v2/admission/:org/:env/:mode': (req) => WRITE_BODIES['POST /api/v2/admission/:org/:env'](req),
+  'POST /api/v2/admission/:org/:env/:mode/exempt/*namespaces': (req) => WRITE_BODIES['POST /api/v2/admission/:org/:env'](req),
   'PUT /api/v2/organizations/:org/environments_notifications/:notification_number': (req) =>
     req.send({ name: 'tenancy-probe', environments: ['tenancy-probe'], triggers: ['ON_STARTED_ARTIFACT'], targets: [{ type: 'EMAIL', emails: ['probe@example.com'] }] }),
   'PUT /api/v2/flows/:org/:flow/archive': (req) => req,
