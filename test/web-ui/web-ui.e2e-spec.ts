@@ -241,6 +241,8 @@ describe('web interface (/ui) in a browser', () => {
     ]);
     // One request for the answers of every environment, not one per environment.
     expect(gateRequests).toEqual([`/api/v2/asserts/${world.org.name}/fingerprint/${world.fp}/environments`]);
+    // The other journeys count the seed's one environment.
+    await t.http().put(`/api/v2/environments/${world.org.name}/staging/archive`).set(...bearer(world.org.adminKey)).expect(200);
     await checkA11y(page, 'artifact');
     await screenshot(page, 'artifact');
 
