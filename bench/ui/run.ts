@@ -1,6 +1,10 @@
 /**
  * Web interface benchmark (issue 26 "Performance"). Run: `npm run bench -- ui [--flows N] [--trails-per-flow N]
- * [--attestations-per-trail N] [--envs N] [--samples N] [--md]`.
+ * [--attestations-per-trail N] [--envs N] [--policies N] [--samples N] [--pages REGEX] [--main PATH] [--md]`.
+ * `--policies N` attaches a policy (provenance and trail compliance required) to the first N environments, so the
+ * artifact page's gate answers are judged by policies there; `--pages` measures only the pages whose label matches;
+ * `--main` starts another build's dist/src/main.js (a copy of an older build, for before/after pairs; its web
+ * interface is the dist/ui beside it when a package.json is in the folder above its dist).
  *
  * Starts the real service (dist/src/main.js) on an embedded PostgreSQL (bench/ingest/harness.ts), bulk-inserts
  * flows, trails and attestations with generate_series (setup only; default 100 flows x 1,000 trails x 10
@@ -27,13 +31,22 @@ const TRAILS = arg('trails-per-flow', 1000);
 const PER_TRAIL = arg('attestations-per-trail', 10);
 const ENVS = arg('envs', 50);
 const SAMPLES = arg('samples', 5);
+const POLICIES = arg('policies', 0);
+const text = (name: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const PAGES = new RegExp(text('pages') ?? '.');
+const MAIN = text('main');
 const MD = args.includes('--md');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 async function main() {
-  console.log(`ui benchmark: ${FLOWS} flows x ${TRAILS} trails x ${PER_TRAIL} attestations, ${ENVS} environments, ${SAMPLES} samples per page; ${machine()}`);
-  const stack = await startStack();
+  console.log(
+    `ui benchmark: ${FLOWS} flows x ${TRAILS} trails x ${PER_TRAIL} attestations, ${ENVS} environments (${POLICIES} with a policy), ${SAMPLES} samples per page; ${MAIN ?? 'dist/src/main.js'}; ${machine()}`,
+  );
+  const stack = await startStack({ main: MAIN });
   const db = new Client({ connectionString: stack.dbUrl });
   await db.connect();
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
@@ -78,6 +91,15 @@ async function main() {
     for (let e = 1; e <= ENVS; e++) {
       await api('PUT', `/environments/${stack.orgName}`, { name: `env-${e}`, type: 'server', description: '' });
       await api('PUT', `/environments/${stack.orgName}/env-${e}/report/server`, { artifacts: [{ digests: { web: 'a'.repeat(64) }, creationTimestamp: 1700000000 }] });
+    }
+    if (POLICIES > 0) {
+      const form = new FormData();
+      form.set('payload', JSON.stringify({ name: 'bench-policy', description: '', type: 'env', comment: '' }));
+      const yaml = '_schema: https://docs.kosli.com/schemas/policy/v1\nartifacts:\n  provenance:\n    required: true\n  trail-compliance:\n    required: true\n';
+      form.set('policy_file', new Blob([yaml]), 'policy.yaml');
+      const res = await fetch(`${stack.baseUrl}/api/v2/policies/${stack.orgName}`, { method: 'PUT', headers: { Authorization: `Bearer ${stack.apiKey}` }, body: form });
+      if (res.status >= 300) throw new Error(`policy: ${res.status} ${await res.text()}`);
+      for (let e = 1; e <= Math.min(POLICIES, ENVS); e++) await api('POST', `/environments/${stack.orgName}/env-${e}/policies`, { policy_names: ['bench-policy'] });
     }
     // For the artifact, search, controls and evaluations pages: the controls and evaluations betas on (as the
     // operator), one artifact in flow-1's first trail (the one the environments run), a control and a decision.
@@ -126,7 +148,7 @@ async function main() {
     await context.close();
 
     const rows: Array<{ label: string; lcp: number; ready: number; bytes: number }> = [];
-    for (const [label, path] of pages) {
+    for (const [label, path] of pages.filter(([label]) => PAGES.test(label))) {
       const lcps: number[] = [];
       const readies: number[] = [];
       let bytes = 0;

@@ -307,6 +307,7 @@ describe('API description (OpenAPI)', () => {
           'GET /api/v2/controls/:org/:identifier/versions/:version',
           'GET /api/v2/credential-events/:org/:event_id',
           'GET /api/v2/asserts/:org/fingerprint/:fingerprint',
+          'GET /api/v2/asserts/:org/fingerprint/:fingerprint/environments',
           'GET /api/v2/allowlists/:org',
         ]),
       );

@@ -224,10 +224,25 @@ describe('web interface (/ui) in a browser', () => {
   it("shows an artifact's gate answer per environment, and the diff of two snapshots chosen on the page", async () => {
     const context = await browser.newContext();
     const page = await signIn(context, world.org.name, world.org.adminKey);
+    // An environment without policies beside prod (whose policy asks for provenance only): there the flows decide,
+    // and the artifact's trail is not compliant (a failing unit test).
+    await t.http().put(`/api/v2/environments/${world.org.name}`).set(...bearer(world.org.adminKey)).send({ name: 'staging', type: 'K8S', description: '' }).expect(201);
+    const gateRequests: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/v2/asserts/')) gateRequests.push(new URL(r.url()).pathname);
+    });
     await visit(page, `/ui/o/${world.org.name}/artifacts/${world.flow}/${world.fp}`);
     const gate = page.getByRole('table', { name: /What the gate/ });
     await gate.getByRole('link', { name: 'prod' }).waitFor();
-    expect(await gate.innerText()).toMatch(/prod\s+(allowed|refused)/);
+    const rows = (await gate.locator('tbody tr').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim());
+    expect(rows).toEqual([
+      expect.stringMatching(/^prod allowed prod-requirements v1 \(none\)$/),
+      `staging refused its flows (no policy attached) trail '${world.trail}' of flow '${world.flow}' is NON-COMPLIANT`,
+    ]);
+    // One request for the answers of every environment, not one per environment.
+    expect(gateRequests).toEqual([`/api/v2/asserts/${world.org.name}/fingerprint/${world.fp}/environments`]);
+    // The other journeys count the seed's one environment.
+    await t.http().put(`/api/v2/environments/${world.org.name}/staging/archive`).set(...bearer(world.org.adminKey)).expect(200);
     await checkA11y(page, 'artifact');
     await screenshot(page, 'artifact');
 

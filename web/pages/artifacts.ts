@@ -35,19 +35,12 @@ export async function artifactsPage({ params, query, main, setTitle }: Ctx): Pro
 export async function artifactPage({ params, main, setTitle }: Ctx): Promise<void> {
   const { org, flow, fingerprint } = params;
   setTitle(`Artifact ${fingerprint.slice(0, 12)}`);
-  const [artifact, envs] = await Promise.all([
+  // The gate's answer in every environment in one request (not one per environment: 50 requests took the page past 1 s).
+  const [artifact, gate] = await Promise.all([
     get<any>(`/artifacts/${enc(org)}/${enc(flow)}/fingerprint/${enc(fingerprint)}`),
-    get<any[]>(`/environments/${enc(org)}`),
+    get<any>(`/asserts/${enc(org)}/fingerprint/${enc(fingerprint)}/environments`).catch((error: Error) => ({ error: error.message })),
   ]);
-  const gates = await Promise.all(
-    envs.map(async (e) => {
-      try {
-        return [e.name, await get<any>(`/asserts/${enc(org)}/fingerprint/${enc(fingerprint)}?environment_name=${enc(e.name)}`)] as const;
-      } catch (error) {
-        return [e.name, { error: (error as Error).message }] as const;
-      }
-    }),
-  );
+  const gates: any[] = 'error' in gate ? [] : gate.environments;
   const a = Array.isArray(artifact) ? artifact[0] : artifact;
   const trailName = a?.trail_name ?? a?.trail?.name;
   show(main, 
@@ -56,12 +49,16 @@ export async function artifactPage({ params, main, setTitle }: Ctx): Promise<voi
     trailName ? h('p', {}, 'Trail: ', link(ui('o', org, 'flows', flow, 'trails', trailName), trailName)) : null,
     section(
       'Gate answer per environment',
+      'error' in gate ? h('p', { class: 'error' }, gate.error) : null,
       table(
-        ['Environment', 'Answer', 'Reasons'],
-        gates.map(([env, g]: readonly [string, any]) => [
-          link(ui('o', org, 'environments', env), env),
-          'error' in g ? h('span', { class: 'error' }, g.error) : badge(g.compliant ?? g.is_compliant ?? g.allowed, ['allowed', 'refused']),
-          'error' in g ? '' : value(g.policy_evaluations ?? g.reasons ?? g.violations ?? g),
+        ['Environment', 'Answer', 'Judged by', 'Reasons'],
+        gates.map((g) => [
+          link(ui('o', org, 'environments', g.environment_name), g.environment_name),
+          badge(g.compliant, ['allowed', 'refused']),
+          g.scope === 'environment' ? (g.policy_evaluations ?? []).map((p: any) => `${p.policy_name} v${p.policy_version}`).join(', ') : 'its flows (no policy attached)',
+          g.allow_listing
+            ? `Allow-listed by ${g.allow_listing.allowed_by_user_id} at ${time(g.allow_listing.timestamp)}: ${g.allow_listing.description}`
+            : value(g.reasons),
         ]),
         'What the gate (assert artifact) answers for this fingerprint in each environment',
       ),

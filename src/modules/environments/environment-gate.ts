@@ -54,6 +54,11 @@ export class EnvironmentGate {
     return env ? view(env) : null;
   }
 
+  /** Every environment not archived (logical ones too), by name. */
+  listActive(orgId: string): Promise<Array<{ id: string; name: string; type: string }>> {
+    return this.environments.listActive(orgId);
+  }
+
   /** Every environment that can take policies (not archived, not logical), by name. */
   async listJudgeable(orgId: string): Promise<Array<{ id: string; name: string; type: string }>> {
     return (await this.environments.listActive(orgId)).filter((e) => e.type !== LOGICAL);

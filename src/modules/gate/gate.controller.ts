@@ -6,10 +6,12 @@ import { actingScope, orgScope } from '../../common/cqrs/org-scoped';
 import { ApiSuccess } from '../../common/openapi/response-schema';
 import { AllowArtifactCommand } from './commands/allow-artifact/allow-artifact.command';
 import { AllowArtifactRequestDto } from './commands/allow-artifact/allow-artifact.request.dto';
-import { ADMISSION_REVIEW_SCHEMA, ALLOWED_SCHEMA, ALLOWLIST_SCHEMA, ASSERT_SCHEMA } from './dto/gate.schema';
+import { ADMISSION_REVIEW_SCHEMA, ALLOWED_SCHEMA, ALLOWLIST_SCHEMA, ASSERT_ENVIRONMENTS_SCHEMA, ASSERT_SCHEMA } from './dto/gate.schema';
 import { listOf } from './query-fields';
 import { AssertArtifactQuery } from './queries/assert-artifact/assert-artifact.query';
 import { AssertArtifactQueryDto } from './queries/assert-artifact/assert-artifact.request.dto';
+import { AssertArtifactEnvironmentsQuery } from './queries/assert-artifact-environments/assert-artifact-environments.query';
+import { AssertArtifactEnvironmentsQueryDto } from './queries/assert-artifact-environments/assert-artifact-environments.request.dto';
 import { ListAllowlistsQuery } from './queries/list-allowlists/list-allowlists.query';
 import { ReviewAdmissionQuery } from './queries/review-admission/review-admission.query';
 import { admissionSettings, AdmissionSettings, ReviewAdmissionQueryDto } from './queries/review-admission/review-admission.request.dto';
@@ -49,6 +51,13 @@ export class GateController {
     return this.queryBus.execute(
       new AssertArtifactQuery({ ...orgScope(org), fingerprint, flowName: q.flow_name, environmentName: q.environment_name, policyNames: listOf(q.policy_name) }),
     );
+  }
+
+  /** The answer of the route above with `environment_name`, for every environment not archived, in one request (the web interface's artifact page). */
+  @Get('asserts/:org/fingerprint/:fingerprint/environments')
+  @ApiSuccess(ASSERT_ENVIRONMENTS_SCHEMA)
+  assertEnvironments(@CurrentOrg() org: OrgContext, @Param('fingerprint') fingerprint: string, @Query() q: AssertArtifactEnvironmentsQueryDto) {
+    return this.queryBus.execute(new AssertArtifactEnvironmentsQuery({ ...orgScope(org), fingerprint, flowName: q.flow_name }));
   }
 
   /**

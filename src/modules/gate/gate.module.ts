@@ -10,6 +10,8 @@ import { ControlCoverageController } from './control-coverage.controller';
 import { GateController } from './gate.controller';
 import { GetControlCoverageHandler } from './queries/get-control-coverage/get-control-coverage.handler';
 import { AssertArtifactHandler } from './queries/assert-artifact/assert-artifact.handler';
+import { ArtifactAssertions } from './queries/assert-artifact/artifact-assertions';
+import { AssertArtifactEnvironmentsHandler } from './queries/assert-artifact-environments/assert-artifact-environments.handler';
 import { ListAllowlistsHandler } from './queries/list-allowlists/list-allowlists.handler';
 import { ReviewAdmissionHandler } from './queries/review-admission/review-admission.handler';
 
@@ -23,6 +25,6 @@ import { ReviewAdmissionHandler } from './queries/review-admission/review-admiss
 @Module({
   imports: [PoliciesModule, EnvironmentsModule, ControlsModule],
   controllers: [EnvironmentPoliciesController, GateController, ControlCoverageController],
-  providers: [ChangePoliciesHandler, AllowArtifactHandler, ListAllowlistsHandler, AssertArtifactHandler, ReviewAdmissionHandler, AdmissionTlsListener, GetControlCoverageHandler],
+  providers: [ChangePoliciesHandler, AllowArtifactHandler, ListAllowlistsHandler, AssertArtifactHandler, ArtifactAssertions, AssertArtifactEnvironmentsHandler, ReviewAdmissionHandler, AdmissionTlsListener, GetControlCoverageHandler],
 })
 export class GateModule {}

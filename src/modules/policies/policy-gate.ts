@@ -106,6 +106,20 @@ export class PolicyGate {
     return { policies: applied.map((p) => ({ name: p.name, version: p.version, spec: p.spec })), allowlist: await this.allowlists.forEnvironment(orgId, environmentId, manager) };
   }
 
+  /**
+   * `rulesOf` for many environments in two queries (an artifact's gate answer across environments): by
+   * environment id, the rules of those with a policy attached (the others are absent), each allow-list holding
+   * only the entries of the given fingerprints.
+   */
+  async rulesOfEach(orgId: string, environmentIds: readonly string[], fingerprints: readonly string[]): Promise<Map<string, EnvironmentRules>> {
+    const [applied, allowlists] = await Promise.all([this.attachments.appliedFor(orgId, environmentIds), this.allowlists.forFingerprints(orgId, environmentIds, fingerprints)]);
+    const rules = new Map<string, EnvironmentRules>();
+    for (const [environmentId, policies] of applied) {
+      rules.set(environmentId, { policies: policies.map((p) => ({ name: p.name, version: p.version, spec: p.spec })), allowlist: allowlists.get(environmentId) ?? new Map() });
+    }
+    return rules;
+  }
+
   attachedNames(orgId: string, environmentIds: readonly string[]): Promise<Map<string, string[]>> {
     return this.attachments.namesFor(orgId, environmentIds);
   }

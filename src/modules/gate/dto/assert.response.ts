@@ -33,3 +33,20 @@ export interface AssertArtifactResponse {
   allow_listing: { allowlist_id: string; allowed_by_user_id: string; timestamp: number; description: string } | null;
   reasons: string[];
 }
+
+/** The gate's answer in one environment: what the assertion with `environment_name` concludes there. */
+export interface EnvironmentAssertion {
+  environment_name: string;
+  environment_type: string;
+  /** `environment` when its attached policies judged; `flow` when it has none (the flows decide). */
+  scope: 'flow' | 'environment';
+  compliant: boolean;
+  policy_evaluations: AssertArtifactResponse['policy_evaluations'];
+  allow_listing: AssertArtifactResponse['allow_listing'];
+  reasons: string[];
+}
+
+/** The artifact's trails once, and the gate's answer in every environment not archived, by name. */
+export interface AssertEnvironmentsResponse extends Pick<AssertArtifactResponse, 'fingerprint' | 'flow' | 'trail' | 'compliance_status' | 'html_url' | 'flows'> {
+  environments: EnvironmentAssertion[];
+}

@@ -24,6 +24,10 @@ export const POLICY_EVALUATION_SCHEMA = object({
   rule_evaluations: arrayOf(RULE_EVALUATION),
 });
 
+const FLOWS = arrayOf(object({ flow: string, trail: string, compliant: boolean, compliance_status: COMPLIANCE_STATUS, html_url: string }));
+const ALLOW_LISTING = nullable(object({ allowlist_id: string, allowed_by_user_id: string, timestamp, description: string }));
+const REASONS = describe(arrayOf(string), 'Why the artifact is not compliant, in words (empty when it is)');
+
 /** AssertArtifactResponse (assert.response.ts). */
 export const ASSERT_SCHEMA = object({
   fingerprint: string,
@@ -32,12 +36,36 @@ export const ASSERT_SCHEMA = object({
   compliant: boolean,
   compliance_status: COMPLIANCE_STATUS,
   html_url: string,
-  flows: arrayOf(object({ flow: string, trail: string, compliant: boolean, compliance_status: COMPLIANCE_STATUS, html_url: string })),
+  flows: FLOWS,
   scope: oneOf('flow', 'environment', 'policy'),
   environment: nullable(string),
   policy_evaluations: nullable(arrayOf(POLICY_EVALUATION_SCHEMA)),
-  allow_listing: nullable(object({ allowlist_id: string, allowed_by_user_id: string, timestamp, description: string })),
-  reasons: describe(arrayOf(string), 'Why the artifact is not compliant, in words (empty when it is)'),
+  allow_listing: ALLOW_LISTING,
+  reasons: REASONS,
+});
+
+/** AssertEnvironmentsResponse (assert.response.ts). */
+export const ASSERT_ENVIRONMENTS_SCHEMA = object({
+  fingerprint: string,
+  flow: string,
+  trail: string,
+  compliance_status: COMPLIANCE_STATUS,
+  html_url: string,
+  flows: FLOWS,
+  environments: describe(
+    arrayOf(
+      object({
+        environment_name: string,
+        environment_type: string,
+        scope: describe(oneOf('flow', 'environment'), '`environment`: judged by its attached policies and allow-list; `flow`: it has no policy attached, the flows decide'),
+        compliant: boolean,
+        policy_evaluations: nullable(arrayOf(POLICY_EVALUATION_SCHEMA)),
+        allow_listing: ALLOW_LISTING,
+        reasons: REASONS,
+      }),
+    ),
+    'Every environment not archived, by name: what `GET /asserts/{org}/fingerprint/{fingerprint}?environment_name=...` answers there',
+  ),
 });
 
 export const POLICIES_CHANGED_SCHEMA = object({ environment: string, policies: arrayOf(string), snapshot: nullable(integer) });

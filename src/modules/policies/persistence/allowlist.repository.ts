@@ -36,6 +36,23 @@ export class AllowlistRepository {
     return new Map(rows.map((r) => [r.fingerprint, r]));
   }
 
+  /** The entries of the given fingerprints in many environments, in one query: environment id -> fingerprint -> entry. */
+  async forFingerprints(orgId: string, environmentIds: readonly string[], fingerprints: readonly string[]): Promise<Map<string, Map<string, AllowListing>>> {
+    const byEnvironment = new Map<string, Map<string, AllowListing>>();
+    if (!environmentIds.length || !fingerprints.length) return byEnvironment;
+    const rows: Array<AllowListing & { environment_id: string }> = await this.dataSource.query(
+      `SELECT environment_id, artifact_name, fingerprint, description, created_by AS user_name, EXTRACT(EPOCH FROM created_at)::float8 AS timestamp
+       FROM allowlist_entries WHERE org_id = $1 AND environment_id = ANY($2::uuid[]) AND fingerprint = ANY($3::text[]) ORDER BY created_at`,
+      [orgId, environmentIds, fingerprints],
+    );
+    for (const { environment_id, ...entry } of rows) {
+      const entries = byEnvironment.get(environment_id) ?? new Map<string, AllowListing>();
+      entries.set(entry.fingerprint, entry);
+      byEnvironment.set(environment_id, entries);
+    }
+    return byEnvironment;
+  }
+
   /** Every entry of the org, with its environment's name (joins the environments table). */
   async list(orgId: string): Promise<AllowlistRow[]> {
     return this.dataSource.query(

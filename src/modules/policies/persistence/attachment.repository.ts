@@ -34,6 +34,25 @@ export class AttachmentRepository {
     );
   }
 
+  /** `applied` for many environments in one query: each environment's policies by name (environments with none are absent). */
+  async appliedFor(orgId: string, environmentIds: readonly string[]): Promise<Map<string, AppliedPolicy[]>> {
+    if (!environmentIds.length) return new Map();
+    const rows: Array<AppliedPolicy & { environment_id: string }> = await this.dataSource.query(
+      `SELECT ep.environment_id, p.id, p.name, v.version, v.spec FROM environment_policies ep
+       JOIN policies p ON p.org_id = ep.org_id AND p.id = ep.policy_id
+       JOIN policy_versions v ON v.org_id = p.org_id AND v.policy_id = p.id AND v.version = p.latest_version
+       WHERE ep.org_id = $1 AND ep.environment_id = ANY($2::uuid[]) ORDER BY ep.environment_id, p.name`,
+      [orgId, environmentIds],
+    );
+    const byEnvironment = new Map<string, AppliedPolicy[]>();
+    for (const { environment_id, ...policy } of rows) {
+      const list = byEnvironment.get(environment_id);
+      if (list) list.push(policy);
+      else byEnvironment.set(environment_id, [policy]);
+    }
+    return byEnvironment;
+  }
+
   /** Names of the policies attached to each environment (environments with none are absent). */
   async namesFor(orgId: string, environmentIds: readonly string[]): Promise<Map<string, string[]>> {
     if (!environmentIds.length) return new Map();

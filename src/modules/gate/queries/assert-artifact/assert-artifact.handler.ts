@@ -1,14 +1,10 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { Clock } from '../../../../common/clock/clock';
-import { AppConfig } from '../../../../common/config/app-config';
-import { InjectConfig } from '../../../../common/config/config.decorators';
-import { NotFoundError, ValidationError } from '../../../../common/errors/app-error';
+import { ValidationError } from '../../../../common/errors/app-error';
 import { EnvironmentGate } from '../../../environments/environments.module';
-import { AllowListing, EvidenceTrail, PolicyGate, PolicyToApply } from '../../../policies/policies.module';
-import { ArtifactComplianceStatus, AssertArtifactResponse, AssertFlowResponse } from '../../dto/assert.response';
+import { AllowListing, PolicyGate, PolicyToApply } from '../../../policies/policies.module';
+import { AssertArtifactResponse } from '../../dto/assert.response';
+import { ArtifactAssertions } from './artifact-assertions';
 import { AssertArtifactQuery } from './assert-artifact.query';
-
-const seg = encodeURIComponent;
 
 /**
  * Three scopes: an environment (its attached policies and allow-list; an environment without policies is
@@ -21,8 +17,7 @@ export class AssertArtifactHandler implements IQueryHandler<AssertArtifactQuery>
   constructor(
     private readonly environments: EnvironmentGate,
     private readonly policies: PolicyGate,
-    private readonly clock: Clock,
-    @InjectConfig() private readonly config: AppConfig,
+    private readonly assertions: ArtifactAssertions,
   ) {}
 
   async execute(query: AssertArtifactQuery): Promise<AssertArtifactResponse> {
@@ -30,7 +25,7 @@ export class AssertArtifactHandler implements IQueryHandler<AssertArtifactQuery>
     if (environmentName !== undefined && policyNames.length) {
       throw new ValidationError({ policy_name: 'environment_name and policy_name are mutually exclusive: assert against one' });
     }
-    if (!/^[a-f0-9]{64}$/.test(fingerprint)) throw new ValidationError({ 'path.fingerprint': 'must be 64 lowercase hex characters (sha256)' });
+    this.assertions.checkFingerprint(fingerprint);
     let scope: AssertArtifactResponse['scope'] = 'flow';
     let policies: PolicyToApply[] = [];
     let allowlist: ReadonlyMap<string, AllowListing> = new Map();
@@ -46,55 +41,22 @@ export class AssertArtifactHandler implements IQueryHandler<AssertArtifactQuery>
       scope = 'policy';
       policies = await this.policies.byNames(orgId, policyNames);
     }
-    const [found] = await this.policies.evidenceOf(orgId, [{ name: '', fingerprint }], flowName);
-    if (!found.trails.length) {
-      throw new NotFoundError(`Artifact with fingerprint '${fingerprint}' not found${flowName !== undefined ? ` in flow '${flowName}'` : ''}`);
-    }
-    const evidence = { ...found, name: found.trails[0].artifactName ?? '' };
-    const flows = evidence.trails.map((t) => this.flowOf(orgName, fingerprint, t));
-    const first = flows[0];
-    const base = {
+    const { evidence, trails } = await this.assertions.evidence(orgId, orgName, fingerprint, flowName);
+    const verdict = scope === 'flow' ? this.assertions.byFlows(evidence) : this.assertions.byDecision(this.policies.decide(policies, [evidence], allowlist)[0], environmentName);
+    // In the order the reference's answer has its fields.
+    return {
       fingerprint,
-      flow: first.flow,
-      trail: first.trail,
-      compliance_status: first.compliance_status,
-      html_url: first.html_url,
-      flows,
+      flow: trails.flow,
+      trail: trails.trail,
+      compliant: verdict.compliant,
+      compliance_status: trails.compliance_status,
+      html_url: trails.html_url,
+      flows: trails.flows,
       scope,
       environment: scope === 'environment' ? environmentName! : null,
-    };
-    if (scope === 'flow') {
-      const reasons = evidence.trails.filter((t) => t.status !== 'COMPLIANT').map((t) => `trail '${t.trail}' of flow '${t.flow}' is ${t.status}`);
-      return { ...base, compliant: reasons.length === 0, policy_evaluations: null, allow_listing: null, reasons };
-    }
-    const [decision] = this.policies.decide(policies, [evidence], allowlist);
-    const listing = decision.allow_listing;
-    return {
-      ...base,
-      compliant: decision.compliant,
-      policy_evaluations: decision.policy_evaluations,
-      allow_listing: listing
-        ? { allowlist_id: `${environmentName}/${listing.fingerprint}`, allowed_by_user_id: listing.user_name, timestamp: listing.timestamp, description: listing.description }
-        : null,
-      reasons: decision.reasons,
-    };
-  }
-
-  private flowOf(orgName: string, fingerprint: string, t: EvidenceTrail): AssertFlowResponse {
-    const status: ArtifactComplianceStatus = {
-      artifact_fingerprint: fingerprint,
-      status: t.status,
-      is_compliant: t.status === 'COMPLIANT',
-      attestations_statuses: t.slots ?? [],
-      evaluated_at: this.clock.now() / 1000,
-      unexpected: false,
-    };
-    return {
-      flow: t.flow,
-      trail: t.trail,
-      compliant: t.status === 'COMPLIANT',
-      compliance_status: status,
-      html_url: `${this.config.publicBaseUrl}/${seg(orgName)}/flows/${seg(t.flow)}/trails/${seg(t.trail)}`,
+      policy_evaluations: verdict.policy_evaluations,
+      allow_listing: verdict.allow_listing,
+      reasons: verdict.reasons,
     };
   }
 }
