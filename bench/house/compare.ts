@@ -13,7 +13,7 @@
  * average is printed with every round.
  * - evaluations: REQUESTS evaluations of the compliance policy over 100 trails x 20 attestations at 4 clients
  *   (p50, p99, service CPU per evaluation), then one-trail evaluations at 8 clients for SECONDS (rate, p50, p99).
- * - environments: SAMPLES unchanged reports of 5,000 pods, then SAMPLES changed ones (one image of 1,000 changes),
+ * - environments: SAMPLES (40) unchanged reports of 5,000 pods, then SAMPLES changed ones (one image of 1,000 changes),
  *   sequential: p50 and CPU per report of the service and of its PostgreSQL.
  * - ingest: bench/ingest/compare.ts with the same builds and rounds (its own ratio to bare express).
  */
@@ -42,7 +42,7 @@ const SECONDS = option('seconds', 5);
 const PODS = option('pods', 5000);
 const IMAGES = option('images', 1000);
 const CONTAINERS = option('containers', 5);
-const SAMPLES = option('samples', 20);
+const SAMPLES = option('samples', 40);
 
 const loadAverage = () =>
   os
