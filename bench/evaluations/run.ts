@@ -78,10 +78,10 @@ export interface EvaluationRig {
   stack: Stack;
   /** GET trail, one at a time (the baseline). */
   getTrail(requests: number): Promise<LatencyStats>;
-  /** REQUESTS evaluations of the compliance policy over every trail, 4 clients; service CPU per evaluation. */
-  allTrails(requests: number): Promise<LatencyStats & { notCompleted: number; cpuMs: number; split: ReturnType<typeof timings> }>;
+  /** REQUESTS evaluations of the compliance policy over every trail, 4 clients; CPU per evaluation of the service and its PostgreSQL. */
+  allTrails(requests: number): Promise<LatencyStats & { notCompleted: number; cpuMs: number; postgresCpuMs: number; split: ReturnType<typeof timings> }>;
   /** One-trail evaluations, 8 clients, closed loop for SECONDS, alone or beside a hostile policy; service CPU per evaluation. */
-  oneTrail(seconds: number, hostile: boolean): Promise<LatencyStats & { rate: number; timeouts: number; cpuMs: number }>;
+  oneTrail(seconds: number, hostile: boolean): Promise<LatencyStats & { rate: number; timeouts: number; cpuMs: number; postgresCpuMs: number }>;
   stop(): Promise<void>;
 }
 
@@ -172,6 +172,7 @@ export async function startEvaluationRig(options: { trails: number; attestations
       const ids = new Set<string>();
       let notCompleted = 0;
       const cpu0 = cpuSeconds(stack.pid);
+      const pg0 = stack.postgresCpuSeconds();
       await pool(
         Array.from({ length: requests }, () => async () => {
           const r = await evaluate(allTrailsBody);
@@ -182,10 +183,11 @@ export async function startEvaluationRig(options: { trails: number; attestations
         4,
       );
       const cpuMs = ((cpuSeconds(stack.pid) - cpu0) * 1000) / requests;
+      const postgresCpuMs = ((stack.postgresCpuSeconds() - pg0) * 1000) / requests;
       const split = timings(lines, ids);
       if (Number.isNaN(split.pin) && !options.quiet) console.log(`(no timing lines among ${lines.length} captured)`, lines.slice(0, 2));
       lines.length = 0;
-      return { ...stats(big), notCompleted, cpuMs, split };
+      return { ...stats(big), notCompleted, cpuMs, postgresCpuMs, split };
     },
     async oneTrail(seconds, hostile) {
       const lat: number[] = [];
@@ -193,6 +195,7 @@ export async function startEvaluationRig(options: { trails: number; attestations
       const until = performance.now() + seconds * 1000;
       let stopped = false;
       const cpu0 = cpuSeconds(stack.pid);
+      const pg0 = stack.postgresCpuSeconds();
       const hostileLoop = (async () => {
         let failed = 0;
         while (hostile && !stopped) {
@@ -214,8 +217,9 @@ export async function startEvaluationRig(options: { trails: number; attestations
       stopped = true;
       const timeouts = await hostileLoop;
       const cpuMs = ((cpuSeconds(stack.pid) - cpu0) * 1000) / Math.max(done, 1);
+      const postgresCpuMs = ((stack.postgresCpuSeconds() - pg0) * 1000) / Math.max(done, 1);
       lines.length = 0;
-      return { ...stats(lat), rate: done / seconds, timeouts, cpuMs };
+      return { ...stats(lat), rate: done / seconds, timeouts, cpuMs, postgresCpuMs };
     },
   };
 }

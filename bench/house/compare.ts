@@ -12,7 +12,8 @@
  * the median of those paired ratios is the answer (below 1 is faster for latencies, above 1 for rates). The load
  * average is printed with every round.
  * - evaluations: REQUESTS evaluations of the compliance policy over 100 trails x 20 attestations at 4 clients
- *   (p50, p99, service CPU per evaluation), then one-trail evaluations at 8 clients for SECONDS (rate, p50, p99).
+ *   (p50, p99, CPU per evaluation of the service and of its PostgreSQL, and the service's own split of the time:
+ *   pin, store, run, record), then one-trail evaluations at 8 clients for SECONDS (rate, p50, p99, CPU).
  * - environments: SAMPLES (40) unchanged reports of 5,000 pods, then SAMPLES changed ones (one image of 1,000 changes),
  *   sequential: p50 and CPU per report of the service and of its PostgreSQL.
  * - ingest: bench/ingest/compare.ts with the same builds and rounds (its own ratio to bare express).
@@ -73,10 +74,17 @@ const evaluations: Subject = {
     { name: `${TRAILS} trails p50`, unit: 'ms' },
     { name: `${TRAILS} trails p99`, unit: 'ms' },
     { name: `${TRAILS} trails CPU/eval`, unit: 'ms' },
+    { name: `${TRAILS} trails PG CPU/eval`, unit: 'ms' },
+    // The service's own timing lines (medians of the round): where a difference in latency is.
+    { name: 'pin', unit: 'ms' },
+    { name: 'store', unit: 'ms' },
+    { name: 'run', unit: 'ms' },
+    { name: 'record', unit: 'ms' },
     { name: 'one trail rate', unit: '/s', higherIsBetter: true },
     { name: 'one trail p50', unit: 'ms' },
     { name: 'one trail p99', unit: 'ms' },
     { name: 'one trail CPU/eval', unit: 'ms' },
+    { name: 'one trail PG CPU/eval', unit: 'ms' },
   ],
   async start(main) {
     const rig: EvaluationRig = await startEvaluationRig({ trails: TRAILS, attestations: ATTESTATIONS, main, quiet: true });
@@ -88,7 +96,7 @@ const evaluations: Subject = {
         const all = await rig.allTrails(REQUESTS);
         if (all.notCompleted) throw new Error(`${all.notCompleted} evaluations not completed`);
         const one = await rig.oneTrail(SECONDS, false);
-        return [all.p50, all.p99, all.cpuMs, one.rate, one.p50, one.p99, one.cpuMs];
+        return [all.p50, all.p99, all.cpuMs, all.postgresCpuMs, all.split.pin, all.split.store, all.split.evaluate, all.split.record, one.rate, one.p50, one.p99, one.cpuMs, one.postgresCpuMs];
       },
       stop: () => rig.stop(),
     };
