@@ -9,8 +9,10 @@
  * Every build is started and loaded once (the data of bench/evaluations or bench/environments), then measured in
  * ROUNDS rounds; each round measures every build in turn, starting with the next build each round, so that
  * drift and what one leaves behind hit all alike. A round's figure of build B is divided by A's of the same round:
- * the median of those paired ratios is the answer (below 1 is faster for latencies, above 1 for rates). The load
- * average is printed with every round.
+ * the median of those paired ratios is the answer (below 1 is faster for latencies, above 1 for rates), and, as
+ * the build measured second pays for what the first left running (its autovacuum, its pool's upkeep: up to 10%
+ * of CPU per evaluation on a loaded machine), the "balanced" median over consecutive rounds (every build first
+ * once) of their geometric mean; use an even number of rounds. The load average is printed with every round.
  * - evaluations: REQUESTS evaluations of the compliance policy over 100 trails x 20 attestations at 4 clients
  *   (p50, p99, CPU per evaluation of the service and of its PostgreSQL, and the service's own split of the time:
  *   pin, store, run, record), then one-trail evaluations at 8 clients for SECONDS (rate, p50, p99, CPU).
@@ -148,15 +150,27 @@ async function compare(subject: Subject): Promise<void> {
       });
       console.log(line.join(' | '));
     }
-    console.log(`\nmedians over ${ROUNDS} rounds; B/A is the median of the per-round ratios (load average at the end ${loadAverage()}):`);
-    console.log(`| figure | ${builds.map((_, k) => NAMES[k]).join(' | ')} | ${builds.slice(1).map((_, k) => `${NAMES[k + 1]}/A`).join(' | ')} |`);
-    console.log(`| --- | ${builds.map(() => '---').join(' | ')} | ${builds.slice(1).map(() => '---').join(' | ')} |`);
+    console.log(
+      `\nmedians over ${ROUNDS} rounds (load average at the end ${loadAverage()}); X/A: the median of the per-round ratios, and (balanced) the median` +
+        ` over consecutive rounds of their geometric mean, ${builds.length} rounds each so that every build went first once (the build measured` +
+        ` after another pays for what that one left running: its autovacuum, its pool's upkeep):`,
+    );
+    const others = builds.slice(1).map((_, k) => NAMES[k + 1]);
+    console.log(`| figure | ${builds.map((_, k) => NAMES[k]).join(' | ')} | ${others.map((n) => `${n}/A | ${n}/A balanced`).join(' | ')} |`);
+    console.log(`| --- | ${builds.map(() => '---').join(' | ')} | ${others.map(() => '--- | ---').join(' | ')} |`);
     subject.figures.forEach((f, j) => {
       const medians = builds.map((_, k) => median(figures[k].map((r) => r[j])));
-      const ratios = builds.slice(1).map((_, i) => median(figures[i + 1].map((r, round) => r[j] / figures[0][round][j])));
-      console.log(
-        `| ${f.name} (${f.unit}${f.higherIsBetter ? ', higher is better' : ''}) | ${medians.map((m) => m.toFixed(2)).join(' | ')} | ${ratios.map((r) => r.toFixed(3)).join(' | ')} |`,
-      );
+      const ratios = builds.slice(1).map((_, i) => {
+        const perRound = figures[i + 1].map((r, round) => r[j] / figures[0][round][j]);
+        const groups: number[] = [];
+        for (let g = 0; g + builds.length <= perRound.length; g += builds.length) {
+          const group = perRound.slice(g, g + builds.length);
+          // A zero figure (no CPU tick in a short round) has no ratio.
+          groups.push(group.every((x) => x > 0 && Number.isFinite(x)) ? Math.exp(group.reduce((sum, x) => sum + Math.log(x), 0) / builds.length) : NaN);
+        }
+        return `${median(perRound).toFixed(3)} | ${median(groups).toFixed(3)}`;
+      });
+      console.log(`| ${f.name} (${f.unit}${f.higherIsBetter ? ', higher is better' : ''}) | ${medians.map((m) => m.toFixed(2)).join(' | ')} | ${ratios.join(' | ')} |`);
     });
   } finally {
     for (const s of started) await s.stop();
