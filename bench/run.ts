@@ -124,6 +124,13 @@ const BENCHES: Record<string, Bench> = {
     options: '<A>/src/main.js <B>/src/main.js --bench evaluations|environments|ingest [--rounds N] [--requests N] [--seconds N] [--samples N]',
     quick: 'dist/src/main.js dist/src/main.js --bench environments --rounds 1 --pods 200 --images 40 --samples 2',
   },
+  'house-statements': {
+    script: 'bench/house/statements.ts',
+    needsBuild: false,
+    what: 'what PostgreSQL runs per 100-trail evaluation, build by build (pg_stat_statements): calls, rows, time per statement',
+    options: '<A>/src/main.js [<B>/src/main.js ...] [--requests N] [--top N] [--trails N] [--attestations N]',
+    quick: 'dist/src/main.js --trails 3 --attestations 3 --requests 4 --top 5',
+  },
   custom: {
     script: 'bench/custom/run.ts',
     needsBuild: true,

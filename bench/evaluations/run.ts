@@ -85,12 +85,21 @@ export interface EvaluationRig {
   stop(): Promise<void>;
 }
 
-export async function startEvaluationRig(options: { trails: number; attestations: number; main?: string; nodeArgs?: string[]; quiet?: boolean }): Promise<EvaluationRig> {
+export async function startEvaluationRig(options: {
+  trails: number;
+  attestations: number;
+  main?: string;
+  nodeArgs?: string[];
+  quiet?: boolean;
+  /** diagnostic only: PostgreSQL with pg_stat_statements (bench/house/statements.ts) */
+  statementStats?: boolean;
+}): Promise<EvaluationRig> {
   const { trails: TRAILS, attestations: ATTESTATIONS } = options;
   const lines: string[] = [];
   let partial = '';
   const stack = await startStack({
     main: options.main,
+    statementStats: options.statementStats,
     env: { LOG_LEVEL: 'debug', EVALUATION_THREADS: '2', EVALUATION_DEADLINE_MS: '2000', EVALUATION_WAIT_MS: '10000' },
     nodeArgs: options.nodeArgs,
     log: (chunk) => {
