@@ -81,6 +81,10 @@ const evaluations: Subject = {
     { name: 'pin', unit: 'ms' },
     { name: 'store', unit: 'ms' },
     { name: 'run', unit: 'ms' },
+    { name: 'run: input digest', unit: 'ms' },
+    { name: 'run: hand-off', unit: 'ms' },
+    { name: 'run: parse in worker', unit: 'ms' },
+    { name: 'run: evaluate', unit: 'ms' },
     { name: 'record', unit: 'ms' },
     { name: 'one trail rate', unit: '/s', higherIsBetter: true },
     { name: 'one trail p50', unit: 'ms' },
@@ -98,7 +102,7 @@ const evaluations: Subject = {
         const all = await rig.allTrails(REQUESTS);
         if (all.notCompleted) throw new Error(`${all.notCompleted} evaluations not completed`);
         const one = await rig.oneTrail(SECONDS, false);
-        return [all.p50, all.p99, all.cpuMs, all.postgresCpuMs, all.split.pin, all.split.store, all.split.evaluate, all.split.record, one.rate, one.p50, one.p99, one.cpuMs, one.postgresCpuMs];
+        return [all.p50, all.p99, all.cpuMs, all.postgresCpuMs, all.split.pin, all.split.store, all.split.evaluate, all.split.digest, all.split.handOff, all.split.parse, all.split.engine, all.split.record, one.rate, one.p50, one.p99, one.cpuMs, one.postgresCpuMs];
       },
       stop: () => rig.stop(),
     };
