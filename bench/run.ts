@@ -121,7 +121,7 @@ const BENCHES: Record<string, Bench> = {
     script: 'bench/house/compare.ts',
     needsBuild: false,
     what: 'two builds side by side (copies of dist/ under bench/.work/) on evaluations, environment reports or ingest, paired rounds',
-    options: '<A>/src/main.js <B>/src/main.js --bench evaluations|environments|ingest [--rounds N] [--requests N] [--seconds N] [--samples N]',
+    options: '<A>/src/main.js <B>/src/main.js --bench evaluations|environments|ingest [--rounds N] [--requests N] [--seconds N] [--samples N] [--node-args F]',
     quick: 'dist/src/main.js dist/src/main.js --bench environments --rounds 1 --pods 200 --images 40 --samples 2',
   },
   'house-statements': {

@@ -32,7 +32,7 @@ const option = (name: string, fallback: number) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? Number(args[i + 1]) : fallback;
 };
-const builds = args.filter((a) => a.endsWith('.js'));
+const builds = args.filter((a, i) => a.endsWith('.js') && args[i - 1] !== '--node-args');
 const BENCH = args.includes('--bench') ? args[args.indexOf('--bench') + 1] : '';
 const NAMES = 'ABCDEFGH';
 const ROUNDS = option('rounds', 10);
@@ -46,6 +46,8 @@ const PODS = option('pods', 5000);
 const IMAGES = option('images', 1000);
 const CONTAINERS = option('containers', 5);
 const SAMPLES = option('samples', 40);
+/** Flags for every build's node process (e.g. `--max-semi-space-size=64`); none by default. */
+const NODE_ARGS = args.includes('--node-args') ? args[args.indexOf('--node-args') + 1].split(' ').filter(Boolean) : [];
 
 const loadAverage = () =>
   os
@@ -93,7 +95,7 @@ const evaluations: Subject = {
     { name: 'one trail PG CPU/eval', unit: 'ms' },
   ],
   async start(main) {
-    const rig: EvaluationRig = await startEvaluationRig({ trails: TRAILS, attestations: ATTESTATIONS, main, quiet: true });
+    const rig: EvaluationRig = await startEvaluationRig({ trails: TRAILS, attestations: ATTESTATIONS, main, quiet: true, nodeArgs: NODE_ARGS });
     // Warm: worker threads, compiled bundles, the trails' cached elements, the JIT.
     await rig.allTrails(16);
     await rig.oneTrail(2, false);
@@ -119,7 +121,7 @@ const environments: Subject = {
     { name: 'changed PG CPU/report', unit: 'ms' },
   ],
   async start(main) {
-    const rig: EnvironmentRig = await startEnvironmentRig({ pods: PODS, images: IMAGES, containers: CONTAINERS, main });
+    const rig: EnvironmentRig = await startEnvironmentRig({ pods: PODS, images: IMAGES, containers: CONTAINERS, main, nodeArgs: NODE_ARGS });
     await reportRound(rig, 'unchanged', 5);
     await reportRound(rig, 'changed', 4);
     return {
