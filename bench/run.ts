@@ -85,7 +85,7 @@ const BENCHES: Record<string, Bench> = {
     script: 'bench/environments/run.ts',
     needsBuild: true,
     what: 'environment reports: a 5,000-pod K8S report unchanged and changed (vs bare express), 50 environments every 10 s',
-    options: '[--pods N] [--images N] [--rounds N] [--samples N] [--fleet N] [--fleet-pods N] [--fleet-seconds S] [--node-args F] [--md]',
+    options: '[--pods N] [--images N] [--rounds N] [--samples N] [--fleet N] [--fleet-pods N] [--fleet-seconds S] [--node-args F] [--main MAIN_JS] [--json] [--md]',
     quick: '--pods 500 --images 100 --rounds 1 --samples 3 --fleet 2 --fleet-pods 100 --fleet-seconds 10',
   },
   notifications: {
@@ -114,8 +114,22 @@ const BENCHES: Record<string, Bench> = {
     script: 'bench/evaluations/run.ts',
     needsBuild: true,
     what: 'server-side evaluations: 100 trails x 20 attestations at 4 clients, one-trail rate, a hostile policy beside',
-    options: '[--trails N] [--attestations N] [--requests N] [--seconds N]',
+    options: '[--trails N] [--attestations N] [--requests N] [--seconds N] [--main MAIN_JS] [--json]',
     quick: '--trails 5 --attestations 4 --requests 8 --seconds 1',
+  },
+  'house-compare': {
+    script: 'bench/house/compare.ts',
+    needsBuild: false,
+    what: 'two builds side by side (copies of dist/ under bench/.work/) on evaluations, environment reports or ingest, paired rounds',
+    options: '<A>/src/main.js <B>/src/main.js --bench evaluations|environments|ingest [--rounds N] [--requests N] [--seconds N] [--samples N] [--node-args F]',
+    quick: 'dist/src/main.js dist/src/main.js --bench environments --rounds 1 --pods 200 --images 40 --samples 2',
+  },
+  'house-statements': {
+    script: 'bench/house/statements.ts',
+    needsBuild: false,
+    what: 'what PostgreSQL runs per 100-trail evaluation, build by build (pg_stat_statements): calls, rows, time per statement',
+    options: '<A>/src/main.js [<B>/src/main.js ...] [--requests N] [--top N] [--trails N] [--attestations N]',
+    quick: 'dist/src/main.js --trails 3 --attestations 3 --requests 4 --top 5',
   },
   custom: {
     script: 'bench/custom/run.ts',

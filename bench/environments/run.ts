@@ -1,7 +1,10 @@
 /**
  * Environment reports benchmark (issue 11 "Performance"). Run: `npm run build && npx ts-node --transpile-only
  * bench/environments/run.ts [--pods N] [--images N] [--containers N] [--rounds N] [--samples N]
- * [--fleet N] [--fleet-pods N] [--period S] [--fleet-seconds S] [--node-args '<flags>'] [--md]`.
+ * [--fleet N] [--fleet-pods N] [--period S] [--fleet-seconds S] [--node-args '<flags>'] [--main <build>/src/main.js]
+ * [--json] [--md]`. `--main` runs another build (a copy of its dist/ under bench/.work/); `--json` prints the
+ * summary as one JSON line on stdout. bench/house/compare.ts takes the rig (startEnvironmentRig, reportRound) to
+ * run two builds in paired rounds.
  *
  * The real service (dist/src/main.js) on an embedded PostgreSQL with durable settings (bench/ingest/harness.ts).
  * One K8S environment; a report of PODS pods (default 5,000) running IMAGES distinct images (default 1,000),
@@ -46,6 +49,10 @@ const FLEET_SECONDS = arg('fleet-seconds', 60);
 /** The fleet minute is run this many times in a row, each reported on its own (the first one after setup, then steady state). */
 const FLEET_PASSES = arg('fleet-passes', 2);
 const MD = args.includes('--md');
+/** Another build's main.js (a copy of its dist/ inside the project folder, e.g. bench/.work/<name>/src/main.js). */
+const MAIN = args.includes('--main') ? args[args.indexOf('--main') + 1] : undefined;
+/** Print the summary as one JSON line on stdout (the readable lines go to stderr). */
+const JSON_OUT = args.includes('--json');
 /** Flags for the service's node process (for example `--max-semi-space-size=64`); none by default. */
 const NODE_ARGS = args.includes('--node-args') ? args[args.indexOf('--node-args') + 1].split(' ').filter(Boolean) : [];
 
@@ -176,25 +183,34 @@ const tableBytes = async (db: Client) =>
     ).rows[0].b,
   );
 
-async function main() {
-  console.log(
-    `environments benchmark: ${PODS} pods x ${CONTAINERS} containers over ${IMAGES} images; ${ROUNDS} rounds of ${SAMPLES}; fleet ${FLEET} x ${FLEET_PODS} pods every ${PERIOD}s for ${FLEET_SECONDS}s; ` +
-      `service node flags: ${NODE_ARGS.join(' ') || 'none'}; ${machine()}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
-  );
-  const bare = await startBare();
-  const stack = await startStack({ nodeArgs: NODE_ARGS });
+/** The service with one K8S environment whose images all have provenance, and its first report made. */
+export interface EnvironmentRig {
+  stack: Stack;
+  db: Client;
+  /** The environment's report route. */
+  url: string;
+  v1: Buffer;
+  v2: Buffer;
+  /** Milliseconds of the first report (every artifact evaluated cold). */
+  firstMs: number;
+  setupSeconds: number;
+  stop(): Promise<void>;
+}
+
+export async function startEnvironmentRig(options: { pods: number; images: number; containers: number; main?: string; nodeArgs?: string[] }): Promise<EnvironmentRig> {
+  const { pods, images, containers } = options;
+  const stack = await startStack({ main: options.main, nodeArgs: options.nodeArgs });
   const db = new Client({ connectionString: stack.dbUrl });
-  await db.connect();
-  const results: string[] = [];
-  const out = (line: string) => {
-    console.log(line);
-    results.push(line);
+  const stop = async () => {
+    await db.end().catch(() => undefined);
+    await stack.stop();
   };
   try {
-    let started = Date.now();
+    await db.connect();
+    const started = Date.now();
     // Provenance: every image reported into a trail of its own (flow `build`), as CI would.
     await api(stack, 'PUT', `flows/${stack.orgName}`, { name: 'build', description: '', visibility: 'private' }, [201]);
-    const queue = Array.from({ length: IMAGES }, (_, i) => i);
+    const queue = Array.from({ length: images }, (_, i) => i);
     await Promise.all(
       Array.from({ length: 8 }, async () => {
         for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
@@ -205,75 +221,153 @@ async function main() {
     );
     await api(stack, 'PUT', `environments/${stack.orgName}`, { name: 'big', type: 'K8S', description: 'benchmark' }, [201]);
     const url = `${stack.baseUrl}/api/v2/environments/${stack.orgName}/big/report/K8S`;
-    const v1 = k8sReport(PODS, IMAGES, CONTAINERS, 1);
-    const v2 = k8sReport(PODS, IMAGES, CONTAINERS, 2);
-    console.log(`setup: ${((Date.now() - started) / 1000).toFixed(1)} s; report body ${(v1.length / 1e6).toFixed(2)} MB`);
+    const v1 = k8sReport(pods, images, containers, 1);
+    const v2 = k8sReport(pods, images, containers, 2);
+    const setupSeconds = (Date.now() - started) / 1000;
     const first = await put(url, v1, stack.apiKey);
     if (first.status !== 201) throw new Error(`first report: ${first.status} ${first.body}`);
-    out(`first report (snapshot 1, ${IMAGES} artifacts evaluated cold): ${ms(first.ms)} ms`);
+    return { stack, db, url, v1, v2, firstMs: first.ms, setupSeconds, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * SAMPLES reports one after another, unchanged (the last report again) or changed (v1 and v2 in turn, so each
+ * one changes one image's digest); after each, `between` if given (run.ts's bare baseline). Latencies and CPU per report of the
+ * service process and of its own PostgreSQL (the `between` work included in the service's).
+ */
+export async function reportRound(rig: EnvironmentRig, kind: 'unchanged' | 'changed', samples: number, between?: () => Promise<void>) {
+  const latencies: number[] = [];
+  const cpu0 = cpuSeconds(rig.stack.pid);
+  const pg0 = rig.stack.postgresCpuSeconds();
+  for (let i = 0; i < samples; i++) {
+    const last = lastSent.get(rig) ?? rig.v1;
+    const body = kind === 'unchanged' ? last : last === rig.v1 ? rig.v2 : rig.v1;
+    lastSent.set(rig, body);
+    const r = await put(rig.url, body, rig.stack.apiKey);
+    const expected = kind === 'unchanged' ? 200 : 201;
+    if (r.status !== expected) throw new Error(`${kind} report: ${r.status} ${r.body}`);
+    latencies.push(r.ms);
+    if (between) await between();
+  }
+  return {
+    latencies,
+    p50: median(latencies),
+    serviceCpuMs: ((cpuSeconds(rig.stack.pid) - cpu0) * 1000) / samples,
+    postgresCpuMs: ((rig.stack.postgresCpuSeconds() - pg0) * 1000) / samples,
+  };
+}
+/** The report a rig's environment holds now (v1 after the first): an unchanged report sends it again, a changed one the other. */
+const lastSent = new WeakMap<EnvironmentRig, Buffer>();
+
+/** The benchmark's summary, as `--json` prints it (one line, last on stdout). */
+export interface EnvironmentSummary {
+  bench: 'environments';
+  main: string;
+  machine: string;
+  load_average: number[];
+  first_ms: number;
+  unchanged: { p50_ms: number; p99_ms: number; bare_p50_ms: number; ratio_to_bare: number; service_cpu_ms: number; postgres_cpu_ms: number; tuples_written: number; wal_bytes: number };
+  changed: { p50_ms: number; p99_ms: number; ratio_to_bare: number; service_cpu_ms: number; postgres_cpu_ms: number; rows_inserted_per_report: number };
+  fleet: Array<{ pass: number; reports: number; p50_ms: number; p99_ms: number; bytes_per_report: number }>;
+}
+
+async function main() {
+  const log = JSON_OUT ? (line: string) => console.error(line) : (line: string) => console.log(line);
+  log(
+    `environments benchmark: ${PODS} pods x ${CONTAINERS} containers over ${IMAGES} images; ${ROUNDS} rounds of ${SAMPLES}; fleet ${FLEET} x ${FLEET_PODS} pods every ${PERIOD}s for ${FLEET_SECONDS}s; ` +
+      `service node flags: ${NODE_ARGS.join(' ') || 'none'}; build ${MAIN ?? 'dist/src/main.js'}; ${machine()}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+  );
+  const bare = await startBare();
+  const rig = await startEnvironmentRig({ pods: PODS, images: IMAGES, containers: CONTAINERS, main: MAIN, nodeArgs: NODE_ARGS }).catch((error) => {
+    bare.child.kill('SIGTERM');
+    throw error;
+  });
+  const { stack, db, url, v1, v2 } = rig;
+  const results: string[] = [];
+  const out = (line: string) => {
+    log(line);
+    results.push(line);
+  };
+  const summary: EnvironmentSummary = {
+    bench: 'environments',
+    main: MAIN ?? 'dist/src/main.js',
+    machine: machine(),
+    load_average: [],
+    first_ms: rig.firstMs,
+    unchanged: { p50_ms: NaN, p99_ms: NaN, bare_p50_ms: NaN, ratio_to_bare: NaN, service_cpu_ms: NaN, postgres_cpu_ms: NaN, tuples_written: NaN, wal_bytes: NaN },
+    changed: { p50_ms: NaN, p99_ms: NaN, ratio_to_bare: NaN, service_cpu_ms: NaN, postgres_cpu_ms: NaN, rows_inserted_per_report: NaN },
+    fleet: [],
+  };
+  try {
+    let started = Date.now();
+    log(`setup: ${rig.setupSeconds.toFixed(1)} s; report body ${(v1.length / 1e6).toFixed(2)} MB`);
+    out(`first report (snapshot 1, ${IMAGES} artifacts evaluated cold): ${ms(rig.firstMs)} ms`);
 
     // 1. unchanged, paired with the bare baseline
-    for (let i = 0; i < 3; i++) {
-      await put(url, v1, stack.apiKey);
-      await put(bare.url, v1);
-    }
+    const bareTimes: number[] = [];
+    const bareAfter = async () => {
+      bareTimes.push((await put(bare.url, v1)).ms);
+    };
+    await reportRound(rig, 'unchanged', 3, bareAfter);
+    bareTimes.length = 0;
     const before = await writes(db);
     const sizeBefore = await tableBytes(db);
     const unchanged: number[] = [];
-    const bareTimes: number[] = [];
     const ratios: number[] = [];
     const cpuBefore = cpuSeconds(stack.pid);
     const pgBefore = stack.postgresCpuSeconds();
     for (let round = 0; round < ROUNDS; round++) {
-      const s: number[] = [];
-      const b: number[] = [];
-      for (let i = 0; i < SAMPLES; i++) {
-        const r = await put(url, v1, stack.apiKey);
-        if (r.status !== 200) throw new Error(`unchanged report: ${r.status} ${r.body}`);
-        s.push(r.ms);
-        b.push((await put(bare.url, v1)).ms);
-      }
-      unchanged.push(...s);
-      bareTimes.push(...b);
-      ratios.push(median(s) / median(b));
+      const from = bareTimes.length;
+      const r = await reportRound(rig, 'unchanged', SAMPLES, bareAfter);
+      unchanged.push(...r.latencies);
+      ratios.push(r.p50 / median(bareTimes.slice(from)));
     }
     const n = ROUNDS * SAMPLES;
     const serviceCpu = ((cpuSeconds(stack.pid) - cpuBefore) * 1000) / n;
     const pgCpu = ((stack.postgresCpuSeconds() - pgBefore) * 1000) / n;
     const after = await writes(db);
     const sizeAfter = await tableBytes(db);
+    const bareUnchanged = bareTimes.splice(0);
     out(
-      `unchanged: p50 ${ms(p(unchanged, 50))} ms, p99 ${ms(p(unchanged, 99))} ms; bare express parsing the same body p50 ${ms(p(bareTimes, 50))} ms; ` +
+      `unchanged: p50 ${ms(p(unchanged, 50))} ms, p99 ${ms(p(unchanged, 99))} ms; bare express parsing the same body p50 ${ms(p(bareUnchanged, 50))} ms; ` +
         `ratio to bare (median of ${ROUNDS} paired rounds) ${median(ratios).toFixed(2)}; CPU per report: service ${ms(serviceCpu)} ms (bare's work included), PostgreSQL ${pgCpu.toFixed(2)} ms`,
     );
+    const unchangedWal = await walBytes(db, before.lsn, after.lsn);
     out(
       `unchanged, ${n} reports: tuples inserted ${after.ins - before.ins}, updated ${after.upd - before.upd}, deleted ${after.del - before.del}; ` +
-        `WAL ${await walBytes(db, before.lsn, after.lsn)} bytes; environment tables ${sizeAfter - sizeBefore} bytes bigger`,
+        `WAL ${unchangedWal} bytes; environment tables ${sizeAfter - sizeBefore} bytes bigger`,
     );
+    summary.unchanged = {
+      p50_ms: p(unchanged, 50),
+      p99_ms: p(unchanged, 99),
+      bare_p50_ms: p(bareUnchanged, 50),
+      ratio_to_bare: median(ratios),
+      service_cpu_ms: serviceCpu,
+      postgres_cpu_ms: pgCpu,
+      tuples_written: after.ins - before.ins + (after.upd - before.upd) + (after.del - before.del),
+      wal_bytes: unchangedWal,
+    };
 
     // 2. changed: one image of IMAGES changes digest on every report
-    for (let i = 0; i < 2; i++) {
-      const r = await put(url, i % 2 ? v1 : v2, stack.apiKey);
-      if (r.status !== 201) throw new Error(`changed report: ${r.status} ${r.body}`);
-    }
+    await reportRound(rig, 'changed', 2);
     const cBefore = await writes(db);
     const cSizeBefore = await tableBytes(db);
     const [{ snap: snapBefore }] = (await db.query(`SELECT max(number) AS snap FROM environment_snapshots`)).rows;
     const changed: number[] = [];
     const changedRatios: number[] = [];
-    let flip = 0;
+    const cCpuBefore = cpuSeconds(stack.pid);
+    const cPgBefore = stack.postgresCpuSeconds();
     for (let round = 0; round < ROUNDS; round++) {
-      const s: number[] = [];
-      const b: number[] = [];
-      for (let i = 0; i < SAMPLES; i++) {
-        const r = await put(url, flip++ % 2 ? v1 : v2, stack.apiKey);
-        if (r.status !== 201) throw new Error(`changed report: ${r.status} ${r.body}`);
-        s.push(r.ms);
-        b.push((await put(bare.url, v1)).ms);
-      }
-      changed.push(...s);
-      changedRatios.push(median(s) / median(b));
+      const from = bareTimes.length;
+      const r = await reportRound(rig, 'changed', SAMPLES, bareAfter);
+      changed.push(...r.latencies);
+      changedRatios.push(r.p50 / median(bareTimes.slice(from)));
     }
+    const cServiceCpu = ((cpuSeconds(stack.pid) - cCpuBefore) * 1000) / n;
+    const cPgCpu = ((stack.postgresCpuSeconds() - cPgBefore) * 1000) / n;
     const cAfter = await writes(db);
     const cSizeAfter = await tableBytes(db);
     const [{ rows_bytes: rowBytes }] = (
@@ -287,10 +381,19 @@ async function main() {
     ).rows;
     out(
       `changed (1 of ${IMAGES} images): p50 ${ms(p(changed, 50))} ms, p99 ${ms(p(changed, 99))} ms; ratio to bare ${median(changedRatios).toFixed(2)}; ` +
+        `CPU per report: service ${ms(cServiceCpu)} ms, PostgreSQL ${cPgCpu.toFixed(2)} ms; ` +
         `per changed report: ${((cAfter.ins - cBefore.ins) / n).toFixed(1)} rows inserted, ${((cAfter.upd - cBefore.upd) / n).toFixed(1)} updated, ` +
         `${Math.round(Number(rowBytes) / n)} bytes of rows written, WAL ${Math.round((await walBytes(db, cBefore.lsn, cAfter.lsn)) / n)} bytes, ` +
         `tables ${Math.round((cSizeAfter - cSizeBefore) / n)} bytes bigger (8 kB pages, averaged over ${n})`,
     );
+    summary.changed = {
+      p50_ms: p(changed, 50),
+      p99_ms: p(changed, 99),
+      ratio_to_bare: median(changedRatios),
+      service_cpu_ms: cServiceCpu,
+      postgres_cpu_ms: cPgCpu,
+      rows_inserted_per_report: (cAfter.ins - cBefore.ins) / n,
+    };
     const [{ total_runs: totalRuns }] = (await db.query(`SELECT count(*)::int AS total_runs FROM environment_artifact_runs`)).rows;
     out(`after ${n + 3} snapshots of a ${IMAGES}-artifact environment: ${totalRuns} runs stored (a copy per snapshot would be ${(n + 3) * IMAGES})`);
 
@@ -308,7 +411,7 @@ async function main() {
       // The setup inserted a run per artifact per environment: let autovacuum's work on that happen now, not
       // during the measured minutes (as a long-running installation has it done long ago).
       await db.query(`VACUUM (ANALYZE) environment_artifact_runs, environment_snapshots, environments, outbox_events`);
-      console.log(`fleet setup: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      log(`fleet setup: ${((Date.now() - started) / 1000).toFixed(1)} s`);
       for (let pass = 1; pass <= FLEET_PASSES; pass++) {
         await db.query(`CHECKPOINT`);
         const dbBefore = Number((await db.query(`SELECT pg_database_size(current_database()) AS b`)).rows[0].b);
@@ -346,17 +449,20 @@ async function main() {
             `database ${dbAfter - dbBefore} bytes bigger (${((dbAfter - dbBefore) / latencies.length).toFixed(1)} bytes per report); ${envWrites.join(', ')}; ` +
             `relations grown: ${grown(relationsBefore, relationsAfter)}`,
         );
+        summary.fleet.push({ pass, reports: latencies.length, p50_ms: p(latencies, 50), p99_ms: p(latencies, 99), bytes_per_report: (dbAfter - dbBefore) / latencies.length });
       }
     }
-    if (MD) console.log(['', '```text', ...results, '```'].join('\n'));
+    if (MD) log(['', '```text', ...results, '```'].join('\n'));
+    if (JSON_OUT) console.log(JSON.stringify({ ...summary, load_average: os.loadavg() }));
   } finally {
-    await db.end();
     bare.child.kill('SIGTERM');
-    await stack.stop();
+    await rig.stop();
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

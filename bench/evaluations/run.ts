@@ -1,7 +1,7 @@
 /**
  * Evaluations benchmark (issue: "Evaluations and controls", Performance). Run:
  * `npm run build && npx ts-node --transpile-only bench/evaluations/run.ts [--trails N] [--attestations N]
- * [--requests N] [--seconds N] [--node-args '<flags>']`.
+ * [--requests N] [--seconds N] [--node-args '<flags>'] [--main <build>/src/main.js] [--json]`.
  *
  * Against the real service (dist/src/main.js, LOG_LEVEL=debug so that it logs where each evaluation's time goes)
  * and an embedded PostgreSQL with durable settings:
@@ -11,12 +11,15 @@
  * 3. The same one-trail load while a hostile policy (a loop that only its deadline stops) is submitted without
  *    pause: the one-trail p99 against (2), measured in alternating rounds.
  * Baseline of the same run: GET trail (one trail, the document an element of the input is built from).
+ * `--main` runs another build (a copy of its dist/ under bench/.work/); `--json` prints the summary as one JSON
+ * line on stdout. bench/house/compare.ts takes the rig (startEvaluationRig) to run two builds in paired rounds.
  */
 import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { machine, percentile, request, startStack } from '../ingest/harness';
+import { cpuSeconds, machine, percentile, request, Stack, startStack } from '../ingest/harness';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number) => {
@@ -27,6 +30,10 @@ const TRAILS = arg('trails', 100);
 const ATTESTATIONS = arg('attestations', 20);
 const REQUESTS = arg('requests', 120);
 const SECONDS = arg('seconds', 8);
+/** Another build's main.js (a copy of its dist/ inside the project folder, e.g. bench/.work/<name>/src/main.js). */
+const MAIN = args.includes('--main') ? args[args.indexOf('--main') + 1] : undefined;
+/** Print the summary as one JSON line on stdout (the readable lines go to stderr). */
+const JSON_OUT = args.includes('--json');
 /** flags for the service's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where its CPU goes) */
 const NODE_ARGS = args.includes('--node-args') ? args[args.indexOf('--node-args') + 1].split(' ').filter(Boolean) : [];
 const BOUNDARY = '----veritrail-eval-' + randomBytes(8).toString('hex');
@@ -60,12 +67,41 @@ const stats = (ms: number[]) => {
 const fmt = (x: number) => x.toFixed(1);
 const median = (xs: number[]) => stats(xs).p50;
 
-async function main(): Promise<void> {
+export interface LatencyStats {
+  n: number;
+  p50: number;
+  p99: number;
+}
+
+/** The service with the benchmark's data loaded, and the measurements run.ts and bench/house/compare.ts take of it. */
+export interface EvaluationRig {
+  stack: Stack;
+  /** GET trail, one at a time (the baseline). */
+  getTrail(requests: number): Promise<LatencyStats>;
+  /** REQUESTS evaluations of the compliance policy over every trail, 4 clients; CPU per evaluation of the service and its PostgreSQL. */
+  allTrails(requests: number): Promise<LatencyStats & { notCompleted: number; cpuMs: number; postgresCpuMs: number; split: ReturnType<typeof timings> }>;
+  /** One-trail evaluations, 8 clients, closed loop for SECONDS, alone or beside a hostile policy; service CPU per evaluation. */
+  oneTrail(seconds: number, hostile: boolean): Promise<LatencyStats & { rate: number; timeouts: number; cpuMs: number; postgresCpuMs: number }>;
+  stop(): Promise<void>;
+}
+
+export async function startEvaluationRig(options: {
+  trails: number;
+  attestations: number;
+  main?: string;
+  nodeArgs?: string[];
+  quiet?: boolean;
+  /** diagnostic only: PostgreSQL with pg_stat_statements (bench/house/statements.ts) */
+  statementStats?: boolean;
+}): Promise<EvaluationRig> {
+  const { trails: TRAILS, attestations: ATTESTATIONS } = options;
   const lines: string[] = [];
   let partial = '';
   const stack = await startStack({
+    main: options.main,
+    statementStats: options.statementStats,
     env: { LOG_LEVEL: 'debug', EVALUATION_THREADS: '2', EVALUATION_DEADLINE_MS: '2000', EVALUATION_WAIT_MS: '10000' },
-    nodeArgs: NODE_ARGS,
+    nodeArgs: options.nodeArgs,
     log: (chunk) => {
       partial += chunk;
       const parts = partial.split('\n');
@@ -79,6 +115,10 @@ async function main(): Promise<void> {
   const json = { ...auth, 'Content-Type': 'application/json' };
   const multipart = { ...auth, 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` };
   const org = stack.orgName;
+  const stop = async () => {
+    agent.destroy();
+    await stack.stop();
+  };
   try {
     const patched = await request(`${api}/admin/organizations/${org}`, {
       method: 'PATCH',
@@ -89,7 +129,7 @@ async function main(): Promise<void> {
     await request(`${api}/flows/${org}`, { method: 'PUT', headers: json, body: JSON.stringify({ name: 'bench' }), agent });
 
     // Load: TRAILS trails of ATTESTATIONS attestations each (slots cycle, so some slots have several versions).
-    console.log(`loading ${TRAILS} trails x ${ATTESTATIONS} attestations ...`);
+    if (!options.quiet) console.log(`loading ${TRAILS} trails x ${ATTESTATIONS} attestations ...`);
     const jobs: Array<() => Promise<void>> = [];
     for (let t = 0; t < TRAILS; t++) {
       jobs.push(async () => {
@@ -103,52 +143,71 @@ async function main(): Promise<void> {
       });
     }
     await pool(jobs, 8);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 
-    const evaluate = async (body: object) => {
-      const started = performance.now();
-      const res = await request(`${api}/evaluations/${org}`, { method: 'POST', headers: json, body: JSON.stringify(body), agent });
-      const ms = performance.now() - started;
-      if (res.status !== 201) throw new Error(`evaluate: ${res.status} ${res.body}`);
-      return { ms, body: JSON.parse(res.body) };
-    };
-    const allTrails = { context: { trails: Array.from({ length: TRAILS }, (_, t) => ({ flow: 'bench', trail: `t${t}` })) }, policy: { files: policyFiles() } };
-    const oneTrail = (t: number) => ({ context: { trails: [{ flow: 'bench', trail: `t${t % TRAILS}` }] }, policy: { files: { 'p.rego': ONE_TRAIL_POLICY } } });
+  const evaluate = async (body: object) => {
+    const started = performance.now();
+    const res = await request(`${api}/evaluations/${org}`, { method: 'POST', headers: json, body: JSON.stringify(body), agent });
+    const ms = performance.now() - started;
+    if (res.status !== 201) throw new Error(`evaluate: ${res.status} ${res.body}`);
+    return { ms, body: JSON.parse(res.body) };
+  };
+  const allTrailsBody = { context: { trails: Array.from({ length: TRAILS }, (_, t) => ({ flow: 'bench', trail: `t${t}` })) }, policy: { files: policyFiles() } };
+  const oneTrailBody = (t: number) => ({ context: { trails: [{ flow: 'bench', trail: `t${t % TRAILS}` }] }, policy: { files: { 'p.rego': ONE_TRAIL_POLICY } } });
+  let warm = false;
 
-    // Baseline: GET trail.
-    const getTrail: number[] = [];
-    for (let i = 0; i < 100; i++) {
-      const started = performance.now();
-      await request(`${api}/trails/${org}/bench/t${i % TRAILS}`, { headers: auth, agent });
-      getTrail.push(performance.now() - started);
-    }
-
-    // 1. 100 trails, 4 clients.
-    for (let i = 0; i < 8; i++) await evaluate(allTrails); // warm: worker threads, compiled bundle caches
-    lines.length = 0;
-    const big: number[] = [];
-    const ids = new Set<string>();
-    let notCompleted = 0;
-    await pool(
-      Array.from({ length: REQUESTS }, () => async () => {
-        const r = await evaluate(allTrails);
-        big.push(r.ms);
-        ids.add(r.body.id);
-        if (r.body.status !== 'completed') notCompleted++;
-      }),
-      4,
-    );
-    const split = timings(lines, ids);
-    if (Number.isNaN(split.pin)) console.log(`(no timing lines among ${lines.length} captured)`, lines.slice(0, 2));
-
-    // 2 and 3: one-trail evaluations alone and beside a hostile policy, alternating rounds.
-    const oneTrailRound = async (seconds: number, hostile: boolean) => {
+  return {
+    stack,
+    stop,
+    async getTrail(requests) {
+      const ms: number[] = [];
+      for (let i = 0; i < requests; i++) {
+        const started = performance.now();
+        await request(`${api}/trails/${org}/bench/t${i % TRAILS}`, { headers: auth, agent });
+        ms.push(performance.now() - started);
+      }
+      return stats(ms);
+    },
+    async allTrails(requests) {
+      if (!warm) {
+        for (let i = 0; i < 8; i++) await evaluate(allTrailsBody); // warm: worker threads, compiled bundle caches
+        warm = true;
+      }
+      lines.length = 0;
+      const big: number[] = [];
+      const ids = new Set<string>();
+      let notCompleted = 0;
+      const cpu0 = cpuSeconds(stack.pid);
+      const pg0 = stack.postgresCpuSeconds();
+      await pool(
+        Array.from({ length: requests }, () => async () => {
+          const r = await evaluate(allTrailsBody);
+          big.push(r.ms);
+          ids.add(r.body.id);
+          if (r.body.status !== 'completed') notCompleted++;
+        }),
+        4,
+      );
+      const cpuMs = ((cpuSeconds(stack.pid) - cpu0) * 1000) / requests;
+      const postgresCpuMs = ((stack.postgresCpuSeconds() - pg0) * 1000) / requests;
+      const split = timings(lines, ids);
+      if (Number.isNaN(split.pin) && !options.quiet) console.log(`(no timing lines among ${lines.length} captured)`, lines.slice(0, 2));
+      lines.length = 0;
+      return { ...stats(big), notCompleted, cpuMs, postgresCpuMs, split };
+    },
+    async oneTrail(seconds, hostile) {
       const lat: number[] = [];
       let done = 0;
       const until = performance.now() + seconds * 1000;
-      let stop = false;
+      let stopped = false;
+      const cpu0 = cpuSeconds(stack.pid);
+      const pg0 = stack.postgresCpuSeconds();
       const hostileLoop = (async () => {
         let failed = 0;
-        while (hostile && !stop) {
+        while (hostile && !stopped) {
           const r = await evaluate({ context: { trails: [{ flow: 'bench', trail: 't0' }] }, policy: { files: { 'p.rego': HOSTILE_POLICY } } });
           if (r.body.error?.kind === 'policy_timeout') failed++;
         }
@@ -157,51 +216,93 @@ async function main(): Promise<void> {
       await pool(
         Array.from({ length: 8 }, (_, c) => async () => {
           for (let i = c; performance.now() < until; i += 8) {
-            const r = await evaluate(oneTrail(i));
+            const r = await evaluate(oneTrailBody(i));
             lat.push(r.ms);
             done++;
           }
         }),
         8,
       );
-      stop = true;
+      stopped = true;
       const timeouts = await hostileLoop;
-      return { ...stats(lat), rate: done / seconds, timeouts };
-    };
-    await oneTrailRound(2, false); // warm
-    const alone: Array<ReturnType<typeof stats> & { rate: number }> = [];
-    const beside: Array<ReturnType<typeof stats> & { rate: number; timeouts: number }> = [];
+      const cpuMs = ((cpuSeconds(stack.pid) - cpu0) * 1000) / Math.max(done, 1);
+      const postgresCpuMs = ((stack.postgresCpuSeconds() - pg0) * 1000) / Math.max(done, 1);
+      lines.length = 0;
+      return { ...stats(lat), rate: done / seconds, timeouts, cpuMs, postgresCpuMs };
+    },
+  };
+}
+
+/** The benchmark's summary, as `--json` prints it (one line, last on stdout). */
+export interface EvaluationSummary {
+  bench: 'evaluations';
+  main: string;
+  machine: string;
+  load_average: number[];
+  get_trail: { p50_ms: number; p99_ms: number };
+  all_trails: { trails: number; attestations: number; requests: number; p50_ms: number; p99_ms: number; not_completed: number; cpu_ms: number };
+  one_trail: { rate_per_s: number; p50_ms: number; p99_ms: number; cpu_ms: number; hostile_p99_ratio: number };
+}
+
+async function main(): Promise<void> {
+  const rig = await startEvaluationRig({ trails: TRAILS, attestations: ATTESTATIONS, main: MAIN, nodeArgs: NODE_ARGS, quiet: JSON_OUT });
+  try {
+    const base = await rig.getTrail(100);
+    // 1. 100 trails, 4 clients.
+    const b = await rig.allTrails(REQUESTS);
+    const split = b.split;
+
+    // 2 and 3: one-trail evaluations alone and beside a hostile policy, alternating rounds.
+    await rig.oneTrail(2, false); // warm
+    const alone: Array<Awaited<ReturnType<EvaluationRig['oneTrail']>>> = [];
+    const beside: Array<Awaited<ReturnType<EvaluationRig['oneTrail']>>> = [];
     for (let round = 0; round < 3; round++) {
-      alone.push(await oneTrailRound(SECONDS, false));
-      beside.push(await oneTrailRound(SECONDS, true));
+      alone.push(await rig.oneTrail(SECONDS, false));
+      beside.push(await rig.oneTrail(SECONDS, true));
     }
 
-    const base = stats(getTrail);
-    const b = stats(big);
-    console.log(`\nevaluations benchmark; ${machine()}`);
-    console.log(`baseline GET trail (one trail, sequential): p50 ${fmt(base.p50)} ms, p99 ${fmt(base.p99)} ms`);
-    console.log(
+    const rate = median(alone.map((r) => r.rate));
+    const p99 = median(alone.map((r) => r.p99));
+    const ratio = median(beside.map((r, i) => r.p99 / alone[i].p99));
+    const log = JSON_OUT ? (line: string) => console.error(line) : (line: string) => console.log(line);
+    log(`\nevaluations benchmark; ${machine()}`);
+    log(`baseline GET trail (one trail, sequential): p50 ${fmt(base.p50)} ms, p99 ${fmt(base.p99)} ms`);
+    log(
       `1. ${TRAILS} trails x ${ATTESTATIONS} attestations, compliance policy, 4 clients, ${b.n} requests: p50 ${fmt(b.p50)} ms, p99 ${fmt(b.p99)} ms` +
-        ` (target p50 <= 100, p99 <= 300); not completed: ${notCompleted}; p50 / GET-trail p50 = ${fmt(b.p50 / base.p50)}`,
+        ` (target p50 <= 100, p99 <= 300); not completed: ${b.notCompleted}; p50 / GET-trail p50 = ${fmt(b.p50 / base.p50)}; service CPU ${fmt(b.cpuMs)} ms per evaluation`,
     );
-    console.log(
+    log(
       `   where the time goes (medians, ms): pin ${fmt(split.pin)}, build input ${fmt(split.input)}, store ${fmt(split.store)},` +
         ` run ${fmt(split.evaluate)} (input digest ${fmt(split.digest)}, hand-off ${fmt(split.handOff)}, parse in worker ${fmt(split.parse)},` +
         ` evaluate ${fmt(split.engine)}), record ${fmt(split.record)}, claim ${fmt(split.claim)}`,
     );
     for (let i = 0; i < alone.length; i++) {
-      console.log(
+      log(
         `2/3. round ${i + 1}: one trail, 8 clients: ${fmt(alone[i].rate)}/s, p50 ${fmt(alone[i].p50)} ms, p99 ${fmt(alone[i].p99)} ms` +
           ` | beside a hostile policy: ${fmt(beside[i].rate)}/s, p99 ${fmt(beside[i].p99)} ms (${beside[i].timeouts} hostile runs timed out); p99 ratio ${fmt(beside[i].p99 / alone[i].p99)}`,
       );
     }
-    const rate = median(alone.map((r) => r.rate));
-    const p99 = median(alone.map((r) => r.p99));
-    const ratio = median(beside.map((r, i) => r.p99 / alone[i].p99));
-    console.log(`one trail (median of rounds): ${fmt(rate)}/s (target >= 200), p99 ${fmt(p99)} ms (target <= 50); hostile p99 ratio ${ratio.toFixed(2)} (target <= 1.5)`);
+    log(`one trail (median of rounds): ${fmt(rate)}/s (target >= 200), p99 ${fmt(p99)} ms (target <= 50); hostile p99 ratio ${ratio.toFixed(2)} (target <= 1.5)`);
+    if (JSON_OUT) {
+      const summary: EvaluationSummary = {
+        bench: 'evaluations',
+        main: MAIN ?? 'dist/src/main.js',
+        machine: machine(),
+        load_average: os.loadavg(),
+        get_trail: { p50_ms: base.p50, p99_ms: base.p99 },
+        all_trails: { trails: TRAILS, attestations: ATTESTATIONS, requests: b.n, p50_ms: b.p50, p99_ms: b.p99, not_completed: b.notCompleted, cpu_ms: b.cpuMs },
+        one_trail: {
+          rate_per_s: rate,
+          p50_ms: median(alone.map((r) => r.p50)),
+          p99_ms: p99,
+          cpu_ms: median(alone.map((r) => r.cpuMs)),
+          hostile_p99_ratio: ratio,
+        },
+      };
+      console.log(JSON.stringify(summary));
+    }
   } finally {
-    agent.destroy();
-    await stack.stop();
+    await rig.stop();
   }
 }
 
@@ -254,7 +355,9 @@ async function pool(jobs: Array<() => Promise<void>>, width: number): Promise<vo
   );
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -180,7 +180,8 @@ export function cpuSeconds(pid: number): number {
 
 /**
  * CPU seconds used by PostgreSQL processes (Linux), for per-request cost figures: all of them, or only one
- * cluster's (its postmaster and the postmaster's children) when given the postmaster's pid.
+ * cluster's (its postmaster, the postmaster's children, and its children that have exited) when given the
+ * postmaster's pid.
  */
 export function postgresCpuSeconds(postmaster?: number): number {
   let total = 0;
@@ -192,6 +193,9 @@ export function postgresCpuSeconds(postmaster?: number): number {
       const fields = stat.split(') ')[1].split(' ');
       if (postmaster !== undefined && Number(entry) !== postmaster && Number(fields[1]) !== postmaster) continue;
       total += (Number(fields[11]) + Number(fields[12])) / 100;
+      // A backend that has exited (an idle connection closed, an autovacuum worker done) leaves the sum; its CPU
+      // moves to the postmaster's reaped-children time, so counting that keeps the total from going backwards.
+      if (Number(entry) === postmaster) total += (Number(fields[13]) + Number(fields[14])) / 100;
     } catch {
       /* gone */
     }
