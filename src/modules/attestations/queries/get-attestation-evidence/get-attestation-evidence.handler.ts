@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { NotFoundError } from '../../../../common/errors/app-error';
 import { AttestationReader } from '../../persistence/attestation.reader';
 import { EvidenceStore } from '../../persistence/evidence.store';
+import { attachedEvidence } from '../attached-evidence';
 import { EvidenceDownload, GetAttestationEvidenceQuery } from './get-attestation-evidence.query';
 
 @QueryHandler(GetAttestationEvidenceQuery)
@@ -12,12 +12,7 @@ export class GetAttestationEvidenceHandler implements IQueryHandler<GetAttestati
   ) {}
 
   async execute(q: GetAttestationEvidenceQuery): Promise<EvidenceDownload> {
-    const trailId = await this.reader.trailId(q.props.orgId, q.props.flowName, q.props.trailName);
-    const attestation = await this.reader.evidenceOf(trailId, q.props.attestationId);
-    if (!attestation) {
-      throw new NotFoundError(`Attestation '${q.props.attestationId}' not found in trail '${q.props.trailName}' of flow '${q.props.flowName}'`);
-    }
-    if (!attestation.sha256) throw new NotFoundError('This attestation has no evidence file attached.');
+    const attestation = await attachedEvidence(this.reader, q.props);
     // Checked whole before the response begins: a corrupted blob is refused (EvidenceCorruptedError), never served.
     const content = await this.store.fetch(attestation.sha256);
     if (!content) throw new Error(`evidence blob ${attestation.sha256.toString('hex')} is missing from the store`);
