@@ -13,35 +13,32 @@ import { waitFor } from '../support/wait';
 
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
-/** Names of a tar's entries (ustar headers read here directly, not through the library the service uses). */
-function tarNames(gz: Buffer): string[] {
+/** A tar.gz's entries, name and bytes (ustar headers read here directly, not through the library the service uses). */
+function tarEntries(gz: Buffer): Array<{ name: string; content: Buffer }> {
   const tar = gunzipSync(gz);
-  const names: string[] = [];
+  const entries: Array<{ name: string; content: Buffer }> = [];
   for (let at = 0; at + 512 <= tar.length; ) {
     const header = tar.subarray(at, at + 512);
     if (header.every((b) => b === 0)) break;
     const name = header.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '');
     const prefix = header.subarray(345, 500).toString('utf8').replace(/\0.*$/s, '');
     const size = parseInt(header.subarray(124, 136).toString('ascii').replace(/\0.*$/s, '').trim() || '0', 8);
-    names.push(prefix ? `${prefix}/${name}` : name);
+    entries.push({ name: prefix ? `${prefix}/${name}` : name, content: tar.subarray(at + 512, at + 512 + size) });
     at += 512 + Math.ceil(size / 512) * 512;
   }
-  return names;
+  return entries;
 }
 
-/** One file of a tar.gz, read from the ustar headers as above. */
+/** Names of a tar.gz's entries. */
+function tarNames(gz: Buffer): string[] {
+  return tarEntries(gz).map((e) => e.name);
+}
+
+/** One file of a tar.gz, as text. */
 function tarFile(gz: Buffer, wanted: string): string {
-  const tar = gunzipSync(gz);
-  for (let at = 0; at + 512 <= tar.length; ) {
-    const header = tar.subarray(at, at + 512);
-    if (header.every((b) => b === 0)) break;
-    const name = header.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '');
-    const prefix = header.subarray(345, 500).toString('utf8').replace(/\0.*$/s, '');
-    const size = parseInt(header.subarray(124, 136).toString('ascii').replace(/\0.*$/s, '').trim() || '0', 8);
-    if ((prefix ? `${prefix}/${name}` : name) === wanted) return tar.subarray(at + 512, at + 512 + size).toString('utf8');
-    at += 512 + Math.ceil(size / 512) * 512;
-  }
-  throw new Error(`${wanted} is not in the package`);
+  const entry = tarEntries(gz).find((e) => e.name === wanted);
+  if (!entry) throw new Error(`${wanted} is not in the package`);
+  return entry.content.toString('utf8');
 }
 
 describe('audit packages and verify package (with tampering)', () => {
