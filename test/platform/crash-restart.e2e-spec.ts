@@ -173,6 +173,24 @@ describe('restart after a crash', () => {
     expect(fs.existsSync(path.join(dataDir, 'pg-owner.json'))).toBe(false);
   }, 240_000);
 
+  it('kill -9 of the service before its owner record names the postmaster: the next start still finds the orphan and stops it', async () => {
+    const first = await start();
+    await expectReady(first);
+    const clusterDir = path.join(dataDir, 'pg');
+    const orphan = postmasterPid(clusterDir)!;
+    process.kill(first.child.pid!, 'SIGKILL');
+    await first.exited;
+    // The window this covers: a service killed between spawning its postmaster and recording it, or during a
+    // restart of it, leaves a postmaster that no record names.
+    fs.rmSync(path.join(dataDir, 'pg-owner.json'));
+    expect(isAlive(orphan)).toBe(true);
+
+    const second = await start();
+    await expectReady(second);
+    expect(isAlive(orphan)).toBe(false);
+    expect(postmasterPid(clusterDir)).not.toBe(orphan);
+  }, 240_000);
+
   it('a second service on a DATA_DIR a running service uses is refused in one line, and the first keeps serving', async () => {
     const first = await start();
     await expectReady(first);

@@ -4,11 +4,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import {
   ClusterFacts,
+  findRunningPostmasters,
   judgeCluster,
   OwnerRecord,
   processStarted,
   readOwnerRecord,
   removeOwnerRecord,
+  serviceSetting,
+  settleLeftoverCluster,
   stopPostmaster,
   writeOwnerRecord,
 } from './cluster-owner';
@@ -61,6 +64,21 @@ describe('judgeCluster: what a start does with a cluster already in its data fol
       { lockPid: 300, lockPidStarted: 'x', lockPidIsPostgres: true, record },
       { action: 'refuse-foreign', pid: 300 },
     ],
+    [
+      'no record and no lock file, a postmaster of this cluster running whose service is dead (killed between spawn and record)',
+      { lockPidIsPostgres: false, running: [{ postmaster: { pid: 400, started: 'p400' }, service: { pid: 100, started: 's100' }, serviceAlive: false }] },
+      { action: 'stop-orphan', postmaster: { pid: 400, started: 'p400' }, servicePid: 100 },
+    ],
+    [
+      'the lock file names a postmaster the record does not, which a dead service started',
+      { lockPid: 400, lockPidStarted: 'p400', lockPidIsPostgres: true, record, running: [{ postmaster: { pid: 400, started: 'p400' }, service: { pid: 101, started: 's101' }, serviceAlive: false }] },
+      { action: 'stop-orphan', postmaster: { pid: 400, started: 'p400' }, servicePid: 101 },
+    ],
+    [
+      'a postmaster of this cluster running for a live service, whatever the record says',
+      { lockPidIsPostgres: false, record, running: [{ postmaster: { pid: 400, started: 'p400' }, service: { pid: 101, started: 's101' }, serviceAlive: true }] },
+      { action: 'refuse-in-use', servicePid: 101 },
+    ],
   ];
   it.each(cases)('%s', (_name, facts, verdict) => expect(judgeCluster(facts)).toEqual(verdict));
 });
@@ -102,4 +120,27 @@ describe('process stamps and the owner record', () => {
     expect(await stopPostmaster(stamp, { fast: 300, immediate: 5_000, kill: 5_000 })).toBe(true);
     expect(await exited).toBe('SIGQUIT');
   });
+
+  it('a process of this cluster whose service is gone is found by its command line and stopped, with no owner record at all', async () => {
+    const clusterDir = path.join(dir, 'pg');
+    const gone = { pid: 999_999_999, started: 'never' };
+    // Stands in for a postmaster: its command line holds `-D <clusterDir>` and the service setting.
+    const args = ['-e', "process.stdout.write('ready'); setInterval(() => {}, 1000)", '--', '-D', clusterDir, '-c', serviceSetting(gone)];
+    const child = spawn(process.execPath, args);
+    const other = spawn(process.execPath, [...args.slice(0, 4), path.join(dir, 'another'), ...args.slice(5)]);
+    await Promise.all([child, other].map((c) => new Promise((resolve) => c.stdout!.once('data', resolve))));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    try {
+      expect(findRunningPostmasters(clusterDir)).toEqual([{ postmaster: { pid: child.pid, started: processStarted(child.pid!) }, service: gone }]);
+      const lines: string[] = [];
+      await settleLeftoverCluster(dir, clusterDir, (line) => lines.push(line));
+      expect(await exited).toBe('SIGINT'); // a fast shutdown, as for any orphan
+      expect(lines).toEqual([`stopping PostgreSQL (pid ${child.pid}) left running in ${clusterDir} by Veritrail process ${gone.pid}, which is gone`]);
+      expect(findRunningPostmasters(clusterDir)).toEqual([]);
+      expect(processStarted(other.pid!)).toEqual(expect.any(String)); // another folder's is left alone
+    } finally {
+      child.kill('SIGKILL');
+      other.kill('SIGKILL');
+    }
+  }, 30_000);
 });

@@ -105,6 +105,53 @@ export function readLockFile(clusterDir: string): { pid: number; status: string 
   }
 }
 
+/**
+ * The setting every postmaster this service starts carries on its command line (`-c veritrail.service=<pid>/<start>`,
+ * a custom placeholder PostgreSQL accepts and ignores): which service process started it, readable from the
+ * process list even when the owner record was never written (the service killed right after the spawn).
+ */
+export const SERVICE_SETTING = 'veritrail.service';
+
+export function serviceSetting(service: ProcessStamp): string {
+  return `${SERVICE_SETTING}=${service.pid}/${service.started}`;
+}
+
+/** A postmaster of this cluster found among running processes, and the service its command line names. */
+export interface RunningPostmaster {
+  postmaster: ProcessStamp;
+  service: ProcessStamp;
+}
+
+/**
+ * Postmasters serving `clusterDir` that a Veritrail service started (their command line holds `-D <clusterDir>` and
+ * the service setting), found in /proc; none where there is no /proc.
+ */
+export function findRunningPostmasters(clusterDir: string): RunningPostmaster[] {
+  let pids: string[];
+  try {
+    pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  const found: RunningPostmaster[] = [];
+  for (const name of pids) {
+    let args: string[];
+    try {
+      args = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // gone, or not ours to read
+    }
+    const dir = args.indexOf('-D');
+    if (dir < 0 || args[dir + 1] !== clusterDir) continue;
+    const setting = args.find((arg) => arg.startsWith(`${SERVICE_SETTING}=`));
+    const match = setting && /^(\d+)\/(.+)$/.exec(setting.slice(SERVICE_SETTING.length + 1));
+    const postmaster = stampOf(Number(name));
+    if (!match || !postmaster) continue;
+    found.push({ postmaster, service: { pid: Number(match[1]), started: match[2] } });
+  }
+  return found;
+}
+
 export interface ClusterFacts {
   /** The pid in postmaster.pid, if the file is there. */
   lockPid?: number;
@@ -116,6 +163,8 @@ export interface ClusterFacts {
   serviceStarted?: string;
   /** When the process with the recorded postmaster pid started; undefined if none runs. */
   recordedPostmasterStarted?: string;
+  /** Postmasters of this cluster started by a Veritrail service, found among running processes. */
+  running?: Array<RunningPostmaster & { serviceAlive: boolean }>;
 }
 
 export type ClusterVerdict =
@@ -132,6 +181,13 @@ export type ClusterVerdict =
  */
 export function judgeCluster(facts: ClusterFacts): ClusterVerdict {
   const { lockPid, lockPidStarted, record } = facts;
+  // A postmaster of this cluster that a service started, whatever the record and lock file say (the record is
+  // written just after the spawn, the lock file by the postmaster once it runs: a kill in between leaves neither).
+  for (const found of facts.running ?? []) {
+    if (found.serviceAlive) return { action: 'refuse-in-use', servicePid: found.service.pid };
+  }
+  const orphan = facts.running?.[0];
+  if (orphan) return { action: 'stop-orphan', postmaster: orphan.postmaster, servicePid: orphan.service.pid };
   // No lock file, or its postmaster is dead: PostgreSQL removes a stale lock file itself. But the postmaster this
   // service recorded may still be starting (spawned just before its service was killed) and not have written its
   // lock file yet: stopped like any orphan, or it would take the folder from under the new cluster.
@@ -165,6 +221,7 @@ export function inspectCluster(dataDir: string, clusterDir: string): ClusterFact
     record,
     serviceStarted: record ? processStarted(record.service.pid) : undefined,
     recordedPostmasterStarted: record ? processStarted(record.postmaster.pid) : undefined,
+    running: findRunningPostmasters(clusterDir).map((found) => ({ ...found, serviceAlive: isRunning(found.service) })),
   };
 }
 
@@ -204,11 +261,20 @@ export async function stopPostmaster(postmaster: ProcessStamp, waits = { fast: 3
  * that died (kill -9, OOM) is stopped; one in use by a live service, or started by something else, is left alone.
  */
 export async function settleLeftoverCluster(dataDir: string, clusterDir: string, log: (line: string) => void): Promise<void> {
+  // An orphan stopped, the folder is looked at again: a service killed during a restart can leave two.
+  for (let round = 0; round < 5; round++) {
+    if (!(await settleOnce(dataDir, clusterDir, log))) return;
+  }
+  throw new EmbeddedPostgresRefused(`Embedded PostgreSQL not started: PostgreSQL processes left running in ${clusterDir} kept appearing. Stop them, then start again.`);
+}
+
+/** Acts on what the folder holds now; answers true when it stopped an orphan (the folder is to be judged again). */
+async function settleOnce(dataDir: string, clusterDir: string, log: (line: string) => void): Promise<boolean> {
   const verdict = judgeCluster(inspectCluster(dataDir, clusterDir));
   const lockFile = path.join(clusterDir, 'postmaster.pid');
   switch (verdict.action) {
     case 'start':
-      return;
+      return false;
     case 'refuse-in-use':
       throw new EmbeddedPostgresRefused(
         `Embedded PostgreSQL not started: another Veritrail process (pid ${verdict.servicePid}) is using the database in ${clusterDir}. Stop that process first, or give this one its own DATA_DIR.`,
@@ -220,7 +286,7 @@ export async function settleLeftoverCluster(dataDir: string, clusterDir: string,
     case 'remove-stale-lock':
       log(`removing ${lockFile}: process ${verdict.pid} it names is not PostgreSQL (the pid was reused)`);
       fs.rmSync(lockFile, { force: true });
-      return;
+      return false;
     case 'stop-orphan':
       log(`stopping PostgreSQL (pid ${verdict.postmaster.pid}) left running in ${clusterDir} by Veritrail process ${verdict.servicePid}, which is gone`);
       if (!(await stopPostmaster(verdict.postmaster))) {
@@ -228,6 +294,6 @@ export async function settleLeftoverCluster(dataDir: string, clusterDir: string,
           `Embedded PostgreSQL not started: PostgreSQL (pid ${verdict.postmaster.pid}) left running in ${clusterDir} by a Veritrail process that died did not stop. Stop it, then start again.`,
         );
       }
-      return;
+      return true;
   }
 }

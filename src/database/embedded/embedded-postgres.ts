@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { Client } from 'pg';
-import { ProcessStamp, readLockFile, removeOwnerRecord, settleLeftoverCluster, stampOf, writeOwnerRecord } from './cluster-owner';
+import { ProcessStamp, readLockFile, removeOwnerRecord, serviceSetting, settleLeftoverCluster, stampOf, writeOwnerRecord } from './cluster-owner';
 import { EmbeddedPostgresRefused } from './embedded-postgres-refused';
 import {
   describeBlocked,
@@ -200,7 +200,8 @@ function whenReady(child: ChildProcess, clusterDir: string, exited: Promise<{ co
  *   it cannot reach (a checkout in a private folder) are copied once to a checked root-owned folder.
  * - The pid and start time of this process and of the postmaster are recorded in `<dataDir>/pg-owner.json`, so a
  *   cluster left running by a service that was killed is stopped at the next start, while one a live service uses
- *   is left alone (the start is refused in one line).
+ *   is left alone (the start is refused in one line). The postmaster's command line names its service too
+ *   (`veritrail.service`), so one the record never named (a kill right after the spawn) is found all the same.
  * - The postmaster runs in its own process group, so a Ctrl-C or a group signal reaches the service, which drains
  *   and then stops the database; on any other exit of this process it is sent a fast shutdown.
  */
@@ -238,6 +239,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
         '-c', 'listen_addresses=127.0.0.1',
         '-c', 'unix_socket_directories=',
         '-c', 'max_connections=200',
+        // Names this service on the postmaster's command line, so a start finds it even with no owner record.
+        '-c', serviceSetting(stampOf(process.pid)!),
         ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
       ],
       { ...runAs(account), cwd: clusterHome, detached: true, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] },
