@@ -1,6 +1,6 @@
 /**
  * Evidence log benchmark (issue 25, section 1). Run: `npm run build && npx ts-node --transpile-only
- * bench/evidence-log/run.ts [--leaves N] [--samples N] [--seconds N] [--clients N]`.
+ * bench/evidence-log/run.ts [--leaves N] [--samples N] [--seconds N] [--clients N] [--main path/to/main.js]`.
  *
  * Starts the real service (dist/src/main.js) on an embedded PostgreSQL (bench/ingest/harness.ts).
  * 1. Integration lag: clients record generic attestations for SECONDS (closed loop, CLIENTS at a time; the rate
@@ -30,6 +30,8 @@ const LEAVES = arg('leaves', 1_000_000);
 const SAMPLES = arg('samples', 500);
 const SECONDS = arg('seconds', 20);
 const CLIENTS = arg('clients', 16);
+/** Another build's main.js (e.g. a copy of an earlier dist/), to measure it the same way; default dist/src/main.js. */
+const MAIN = args.includes('--main') ? args[args.indexOf('--main') + 1] : undefined;
 /** Stored subtrees start at this level (the service folds smaller ones from leaf hashes). */
 const STORED_FROM = 4;
 
@@ -38,7 +40,7 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 async function main() {
   console.log(`evidence log benchmark: ${machine()}; load average ${load()}`);
-  const stack = await startStack();
+  const stack = await startStack({ main: MAIN });
   const db = new Client({ connectionString: stack.dbUrl });
   await db.connect();
   try {
@@ -90,12 +92,20 @@ async function main() {
     const key = JSON.parse(created.body).admin.api_key as string;
     const [{ id: orgId }] = (await db.query(`SELECT id FROM organizations WHERE name = $1`, [orgName])).rows;
     const fillStarted = Date.now();
+    // Every org's log begins with its first admin's key: wait for that entry (index 0), then fill after it.
+    for (const t0 = Date.now(); ; ) {
+      const [{ n }] = (await db.query(`SELECT count(*)::int AS n FROM log_entries WHERE org_id = $1`, [orgId])).rows;
+      if (n === 1) break;
+      if (Date.now() - t0 > 60_000) throw new Error(`the org's first entry was not integrated (${n} entries)`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
     await db.query(`CREATE TEMP TABLE lvl (level int, start bigint, hash bytea, PRIMARY KEY (level, start))`);
+    await db.query(`INSERT INTO lvl SELECT 0, idx, leaf_hash FROM log_entries WHERE org_id = $1`, [orgId]);
     await db.query(
       `WITH e AS (
          INSERT INTO log_entries (org_id, idx, kind, record_id, leaf, leaf_hash, queued_at)
          SELECT $1, s, 'bench', 'r' || s, l, sha256('\\x00'::bytea || convert_to(l, 'UTF8')), now()
-         FROM generate_series(0, $2::bigint - 1) s, LATERAL (SELECT '{"id":"r' || s || '","kind":"bench","org":"' || $3 || '","v":1}' AS l) x
+         FROM generate_series(1, $2::bigint - 1) s, LATERAL (SELECT '{"id":"r' || s || '","kind":"bench","org":"' || $3 || '","v":1}' AS l) x
          RETURNING idx, leaf_hash
        ) INSERT INTO lvl SELECT 0, idx, leaf_hash FROM e`,
       [orgId, LEAVES, orgName],

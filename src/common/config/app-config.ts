@@ -401,7 +401,7 @@ export interface EvidenceLogSettings {
   signingKeyPem?: string;
   /** LOG_SIGNING_KEY_FILE: a file holding one. */
   signingKeyFile?: string;
-  /** LOG_CHECKPOINT_INTERVAL_MS: at most one signed checkpoint per org per interval (default 1000). */
+  /** LOG_CHECKPOINT_INTERVAL_MS: the longest a committed entry waits for a signed checkpoint covering it (default 1000). */
   checkpointIntervalMs: number;
   /** LOG_SEQUENCE_INTERVAL_MS: how often the sequencer integrates queued entries (default 250). */
   sequenceIntervalMs: number;
