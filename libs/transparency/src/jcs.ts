@@ -1,16 +1,50 @@
-import canonicalize from 'canonicalize';
 import { sha256 } from './merkle';
 
 /**
  * RFC 8785 JSON Canonicalization Scheme: object members sorted by UTF-16 code units, no whitespace, ECMAScript
- * number and string serialization. Values JSON cannot hold (undefined at the top, NaN, Infinity, functions) are
- * refused rather than silently dropped.
+ * number and string serialization. Values JSON cannot hold (undefined, NaN, Infinity, functions, symbols,
+ * bigints) are refused rather than silently dropped. One pass over the value (it is on the evidence log's path for
+ * every record); the message naming where the bad value is is built only when there is one.
  */
 export function canonicalJson(value: unknown): string {
-  assertJsonValue(value, '$');
-  const text = canonicalize(value);
-  if (text === undefined) throw new TypeError('value has no JSON form');
-  return text;
+  try {
+    return serialize(value);
+  } catch (error) {
+    if (error !== NO_JSON_FORM) throw error;
+    assertJsonValue(value, '$');
+    throw new TypeError('value has no JSON form');
+  }
+}
+
+/** Thrown by `serialize` at a value with no JSON form (then `assertJsonValue` says where it is). */
+const NO_JSON_FORM = Symbol('no JSON form');
+
+function serialize(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value)) throw NO_JSON_FORM;
+      return JSON.stringify(value);
+    case 'object': {
+      if (value === null) return 'null';
+      if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return serialize((value as { toJSON(): unknown }).toJSON());
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + serialize(value[i]);
+        return out + ']';
+      }
+      const object = value as Record<string, unknown>;
+      const keys = Object.keys(object).sort();
+      let out = '{';
+      for (let i = 0; i < keys.length; i++) out += (i ? ',' : '') + JSON.stringify(keys[i]) + ':' + serialize(object[keys[i]]);
+      return out + '}';
+    }
+    default:
+      throw NO_JSON_FORM;
+  }
 }
 
 export function canonicalJsonBytes(value: unknown): Buffer {
@@ -40,5 +74,5 @@ function assertJsonValue(value: unknown, path: string): void {
     }
     return;
   }
-  throw new TypeError(`${path}: a ${typeof value} has no JSON form`);
+  throw new TypeError(value === undefined ? `${path}: undefined has no JSON form` : `${path}: a ${typeof value} has no JSON form`);
 }
