@@ -19,6 +19,8 @@
  * - environments: SAMPLES (40) unchanged reports of 5,000 pods, then SAMPLES changed ones (one image of 1,000 changes),
  *   sequential: p50 and CPU per report of the service and of its PostgreSQL.
  * - ingest: bench/ingest/compare.ts with the same builds and rounds (its own ratio to bare express).
+ * A build may be given more than once (A, B, B, A, B, A, A, B: four stacks of each): a last table then gives each
+ * build over the first as the geometric mean over its stacks, with the spread of each build's stacks.
  */
 import { spawnSync } from 'node:child_process';
 import * as os from 'node:os';
@@ -135,6 +137,28 @@ const environments: Subject = {
   },
 };
 
+/**
+ * With several stacks of one build (A, B, B, A ...: two stacks of one build differ by several percent), each build
+ * against the first one's: the geometric mean of its stacks' balanced ratios over that of the first build's stacks,
+ * and how far the stacks of each build are apart (largest over smallest).
+ */
+function printPerBuild(subject: Subject, balanced: number[][]): void {
+  const distinct = [...new Set(builds)];
+  if (distinct.length === builds.length) return;
+  const stacksOf = (build: string) => builds.map((b, k) => (b === build ? k : -1)).filter((k) => k >= 0);
+  const geomean = (xs: number[]) => Math.exp(xs.reduce((sum, x) => sum + Math.log(x), 0) / xs.length);
+  const spread = (xs: number[]) => Math.max(...xs) / Math.min(...xs);
+  const base = stacksOf(distinct[0]);
+  console.log(`\nper build, over its stacks (${distinct.map((b) => `${stacksOf(b).map((k) => NAMES[k]).join('')} = ${b}`).join('; ')}):`);
+  console.log(`| figure | ${distinct.slice(1).map((_, i) => `build ${i + 2} / build 1`).join(' | ')} | ${distinct.map((_, i) => `spread of build ${i + 1}'s stacks`).join(' | ')} |`);
+  console.log(`| --- | ${distinct.slice(1).map(() => '---').join(' | ')} | ${distinct.map(() => '---').join(' | ')} |`);
+  subject.figures.forEach((f, j) => {
+    const of = (build: string) => stacksOf(build).map((k) => balanced[k][j]);
+    const ratios = distinct.slice(1).map((b) => (geomean(of(b)) / geomean(base.map((k) => balanced[k][j]))).toFixed(3));
+    console.log(`| ${f.name} (${f.unit}${f.higherIsBetter ? ', higher is better' : ''}) | ${ratios.join(' | ')} | ${distinct.map((b) => spread(of(b)).toFixed(3)).join(' | ')} |`);
+  });
+}
+
 async function compare(subject: Subject): Promise<void> {
   console.log(`house compare (${BENCH}): ${builds.length} builds, ${ROUNDS} rounds; ${machine()}; load average ${loadAverage()}`);
   builds.forEach((b, k) => console.log(`  ${NAMES[k]} = ${b}`));
@@ -162,6 +186,8 @@ async function compare(subject: Subject): Promise<void> {
         ` after another pays for what that one left running: its autovacuum, its pool's upkeep):`,
     );
     const others = builds.slice(1).map((_, k) => NAMES[k + 1]);
+    // balanced[k][figure]: stack k's balanced ratio to A (A's own is 1)
+    const balanced: number[][] = builds.map(() => subject.figures.map(() => 1));
     console.log(`| figure | ${builds.map((_, k) => NAMES[k]).join(' | ')} | ${others.map((n) => `${n}/A | ${n}/A balanced`).join(' | ')} |`);
     console.log(`| --- | ${builds.map(() => '---').join(' | ')} | ${others.map(() => '--- | ---').join(' | ')} |`);
     subject.figures.forEach((f, j) => {
@@ -174,10 +200,12 @@ async function compare(subject: Subject): Promise<void> {
           // A zero figure (no CPU tick in a short round) has no ratio.
           groups.push(group.every((x) => x > 0 && Number.isFinite(x)) ? Math.exp(group.reduce((sum, x) => sum + Math.log(x), 0) / builds.length) : NaN);
         }
+        balanced[i + 1][j] = median(groups);
         return `${median(perRound).toFixed(3)} | ${median(groups).toFixed(3)}`;
       });
       console.log(`| ${f.name} (${f.unit}${f.higherIsBetter ? ', higher is better' : ''}) | ${medians.map((m) => m.toFixed(2)).join(' | ')} | ${ratios.join(' | ')} |`);
     });
+    printPerBuild(subject, balanced);
   } finally {
     for (const s of started) await s.stop();
   }
