@@ -37,6 +37,8 @@ describe('canonicalJson (RFC 8785)', () => {
     ['a function', { f: () => 1 }, '$.f: a function has no JSON form'],
     ['a bigint', { n: BigInt(1) }, '$.n: a bigint has no JSON form'],
     ['undefined alone', undefined, '$: undefined has no JSON form'],
+    // eslint-disable-next-line no-sparse-arrays
+    ['a hole in an array', { a: [1, , 2] }, '$.a[1]: undefined has no JSON form'],
   ])('refuses a value JSON cannot hold, naming where it is: %s', (_name, value, message) => {
     expect(() => canonicalJson(value)).toThrow(new TypeError(message));
   });

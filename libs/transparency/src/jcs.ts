@@ -63,7 +63,8 @@ function assertJsonValue(value: unknown, path: string): void {
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((v, i) => assertJsonValue(v, `${path}[${i}]`));
+    // By index: a hole in a sparse array is an undefined element (forEach would skip it).
+    for (let i = 0; i < value.length; i++) assertJsonValue(value[i], `${path}[${i}]`);
     return;
   }
   if (typeof value === 'object') {

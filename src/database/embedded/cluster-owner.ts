@@ -124,7 +124,7 @@ export interface RunningPostmaster {
 
 /**
  * Postmasters serving `clusterDir` that a Veritrail service started (their command line holds `-D <clusterDir>` and
- * the service setting), found in /proc; none where there is no /proc.
+ * the service setting), found in /proc; none where there is no /proc (there, the owner record alone is relied on).
  */
 export function findRunningPostmasters(clusterDir: string): RunningPostmaster[] {
   let pids: string[];
@@ -133,7 +133,7 @@ export function findRunningPostmasters(clusterDir: string): RunningPostmaster[] 
   } catch {
     return [];
   }
-  const found: RunningPostmaster[] = [];
+  const found: Array<RunningPostmaster & { parent?: number }> = [];
   for (const name of pids) {
     let args: string[];
     try {
@@ -147,9 +147,21 @@ export function findRunningPostmasters(clusterDir: string): RunningPostmaster[] 
     const match = setting && /^(\d+)\/(.+)$/.exec(setting.slice(SERVICE_SETTING.length + 1));
     const postmaster = stampOf(Number(name));
     if (!match || !postmaster) continue;
-    found.push({ postmaster, service: { pid: Number(match[1]), started: match[2] } });
+    found.push({ postmaster, service: { pid: Number(match[1]), started: match[2] }, parent: parentOf(Number(name)) });
   }
-  return found;
+  // A backend just forked by a postmaster still carries its command line: only the postmasters themselves.
+  const pidsFound = new Set(found.map((f) => f.postmaster.pid));
+  return found.filter((f) => f.parent === undefined || !pidsFound.has(f.parent)).map(({ postmaster, service }) => ({ postmaster, service }));
+}
+
+/** The parent's pid of a running process (Linux /proc), if it can be read. */
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
 }
 
 export interface ClusterFacts {

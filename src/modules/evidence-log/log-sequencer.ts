@@ -5,6 +5,13 @@ import { JsonLogger } from '../../common/logging/json-logger';
 import { buildEntry, EvidenceLog, LogAppend, LogRef, LogRenderer } from './evidence-log';
 import { EvidenceLogRepository, QueuedEntry, ReadyEntry, recordKey } from './persistence/evidence-log.repository';
 
+/** What a call of `integrate` did. */
+export interface Integrated {
+  count: number;
+  /** How long before the end of the call the oldest entry it integrated was recorded (database clock); null if none. */
+  oldestAgeMs: number | null;
+}
+
 /** Queued entries (and records of each source) integrated per transaction. */
 const BATCH = 2000;
 
@@ -31,16 +38,18 @@ export class LogSequencer {
   ) {}
 
   /**
-   * Integrates everything committed now (in batches). Answers how many entries it integrated; 0 also when
+   * Integrates everything committed now (in batches). Answers how many entries it integrated, and how long ago
+   * (by the database's clock) the oldest of them was recorded; 0 also when
    * another process is integrating (that one takes them), unless `wait`: then it waits for that process's round
    * to end and integrates what is left, so everything committed before the call is integrated when it returns.
    */
-  async integrate(wait = false): Promise<number> {
-    let total = 0;
+  async integrate(wait = false): Promise<Integrated> {
+    const total: Integrated = { count: 0, oldestAgeMs: null };
     for (;;) {
       const round = await this.repository.asSequencer((manager) => this.integrateBatch(manager), wait);
       if (round === null) return total;
-      total += round.integrated;
+      total.count += round.integrated;
+      if (round.oldestAgeMs !== null) total.oldestAgeMs = Math.max(total.oldestAgeMs ?? 0, round.oldestAgeMs);
       if (!round.more) return total;
     }
   }
@@ -97,7 +106,7 @@ export class LogSequencer {
     return out;
   }
 
-  private async integrateBatch(manager: EntityManager): Promise<{ integrated: number; more: boolean }> {
+  private async integrateBatch(manager: EntityManager): Promise<{ integrated: number; more: boolean; oldestAgeMs: number | null }> {
     const queued = await this.repository.drain(manager, BATCH);
     let more = queued.length === BATCH;
     const candidates: ReadyEntry[] = await this.build(queued);
@@ -113,7 +122,7 @@ export class LogSequencer {
       }
       moved.push({ kind, positions });
     }
-    if (!candidates.length) return { integrated: 0, more: false };
+    if (!candidates.length) return { integrated: 0, more: false, oldestAgeMs: null };
     // A record is logged once. A source's records past its positions were never integrated by this design (the
     // positions move with the entries), so only those the first design may have logged (created before its
     // last entry) and queued entries (a backfilled reference to a record logged since) are checked.
@@ -136,7 +145,9 @@ export class LogSequencer {
     }
     await this.repository.integrate(manager, ready);
     for (const { kind, positions } of moved) await this.repository.advance(manager, kind, positions);
-    return { integrated: ready.length, more };
+    let oldest: Date | null = null;
+    for (const entry of ready) if (entry.queuedAt && (!oldest || entry.queuedAt < oldest)) oldest = entry.queuedAt;
+    return { integrated: ready.length, more, oldestAgeMs: oldest ? await this.repository.ageOf(manager, oldest) : null };
   }
 }
 

@@ -4,7 +4,7 @@ import { JsonLogger } from '../../common/logging/json-logger';
 import { DsseSigner, emptyCheckpoint, formatVerifierKey, keyIdHex, signCheckpoint } from '../../../libs/transparency/src';
 import { CheckpointSchedule } from './checkpoint-schedule';
 import { loadSigningKey, LoadedSigningKey } from './log-signing-key';
-import { LogSequencer } from './log-sequencer';
+import { Integrated, LogSequencer } from './log-sequencer';
 import { EvidenceLogRepository } from './persistence/evidence-log.repository';
 import { SigningKeyRepository } from './persistence/signing-key.repository';
 
@@ -23,8 +23,8 @@ export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown 
   private busy = false;
   private stopped = false;
   private schedule?: CheckpointSchedule;
-  /** When this process last looked for logs grown by another process's rounds. */
-  private lookedAt = 0;
+  /** When this process last looked for logs grown by another process's rounds (monotonic clock). */
+  private lookedAt = -Infinity;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -43,7 +43,7 @@ export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown 
     } else {
       this.logger.log(`evidence log: signing key from ${this.key.source}; verifier key ${vkey}`, 'EvidenceLog');
     }
-    this.schedule = new CheckpointSchedule(this.config.evidenceLog.checkpointIntervalMs);
+    this.schedule = new CheckpointSchedule(this.config.evidenceLog.checkpointIntervalMs, this.config.evidenceLog.sequenceIntervalMs);
     if (this.config.role !== 'api') {
       this.timer = setInterval(() => void this.tick(), this.config.evidenceLog.sequenceIntervalMs);
       this.timer.unref();
@@ -79,20 +79,24 @@ export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown 
     this.round = this.round
       .then(async () => {
         const schedule = this.schedule!;
-        const started = Date.now();
+        // A monotonic clock: a step of the wall clock neither holds signing back nor makes every round sign.
+        const started = performance.now();
+        let integrated: Integrated;
         try {
           // An explicit round waits for another process's round to end (so what committed before it is integrated when it returns).
-          schedule.integrated(started, await this.sequencer.integrate(sign === 'now'));
-          const now = Date.now();
-          // Growth integrated by another process is looked for once an interval.
-          const othersDue = !schedule.waiting() && now - this.lookedAt >= this.config.evidenceLog.checkpointIntervalMs;
-          if (sign === 'now' || schedule.due(started, now) || othersDue) {
-            this.lookedAt = now;
-            await this.signRound();
-            schedule.signed();
-          }
-        } finally {
-          schedule.ended(started, Date.now());
+          integrated = await this.sequencer.integrate(sign === 'now');
+        } catch (error) {
+          schedule.failed(started);
+          throw error;
+        }
+        const now = performance.now();
+        schedule.integrated(started, now, integrated.count, integrated.oldestAgeMs);
+        // Growth integrated by another process is looked for once an interval.
+        const othersDue = !schedule.waiting() && now - this.lookedAt >= this.config.evidenceLog.checkpointIntervalMs;
+        if (sign === 'now' || schedule.due(started, now) || othersDue) {
+          this.lookedAt = now;
+          await this.signRound();
+          schedule.signed(performance.now() - now);
         }
       })
       .catch((error) => {

@@ -205,6 +205,12 @@ export class EvidenceLogRepository {
     }
   }
 
+  /** How long ago `at` was, in milliseconds, by the database's clock (the clock that stamped it). */
+  async ageOf(manager: EntityManager, at: Date): Promise<number> {
+    const [{ age }]: Array<{ age: number }> = await manager.query(`SELECT EXTRACT(EPOCH FROM clock_timestamp() - $1::timestamptz)::float8 * 1000 AS age`, [at]);
+    return Math.max(0, Number(age));
+  }
+
   /** The positions a source's streams are integrated up to. */
   async cursors(manager: EntityManager, kind: string): Promise<Array<{ stream: string; position: number }>> {
     const rows: Array<{ stream: string; position: string }> = await manager.query(`SELECT stream, position FROM log_cursors WHERE kind = $1`, [kind]);
