@@ -124,23 +124,38 @@ describe('process stamps and the owner record', () => {
   it('a process of this cluster whose service is gone is found by its command line and stopped, with no owner record at all', async () => {
     const clusterDir = path.join(dir, 'pg');
     const gone = { pid: 999_999_999, started: 'never' };
-    // Stands in for a postmaster: its command line holds `-D <clusterDir>` and the service setting.
-    const args = ['-e', "process.stdout.write('ready'); setInterval(() => {}, 1000)", '--', '-D', clusterDir, '-c', serviceSetting(gone)];
+    // Stands in for a postmaster: its command line holds `-D <clusterDir>` and the service setting. It forks a
+    // child with the same command line, as a postmaster's backend has until it renames itself.
+    const script = [
+      "const { spawn } = require('child_process');",
+      "if (!process.env.BACKEND) { const b = spawn(process.execPath, [...process.execArgv, '--', ...process.argv.slice(1)], { env: { ...process.env, BACKEND: '1' }, stdio: ['ignore', 'pipe', 'ignore'] });",
+      "  b.stdout.once('data', () => process.stdout.write('ready ' + b.pid)); process.on('SIGINT', () => { b.kill('SIGKILL'); process.exit(0); }); }",
+      "else process.stdout.write('backend');",
+      'setInterval(() => {}, 1000);',
+    ].join('\n');
+    const args = ['-e', script, '--', '-D', clusterDir, '-c', serviceSetting(gone)];
     const child = spawn(process.execPath, args);
     const other = spawn(process.execPath, [...args.slice(0, 4), path.join(dir, 'another'), ...args.slice(5)]);
-    await Promise.all([child, other].map((c) => new Promise((resolve) => c.stdout!.once('data', resolve))));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    const ready = await Promise.all([child, other].map((c) => new Promise<string>((resolve) => c.stdout!.once('data', (d) => resolve(String(d))))));
+    const [backend, otherBackend] = ready.map((line) => Number(line.split(' ')[1]));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
+      expect(processStarted(backend)).toEqual(expect.any(String)); // running, with the same command line
       expect(findRunningPostmasters(clusterDir)).toEqual([{ postmaster: { pid: child.pid, started: processStarted(child.pid!) }, service: gone }]);
       const lines: string[] = [];
       await settleLeftoverCluster(dir, clusterDir, (line) => lines.push(line));
-      expect(await exited).toBe('SIGINT'); // a fast shutdown, as for any orphan
+      expect(await exited).toBe(0); // it took the fast shutdown (SIGINT), as any orphan gets
       expect(lines).toEqual([`stopping PostgreSQL (pid ${child.pid}) left running in ${clusterDir} by Veritrail process ${gone.pid}, which is gone`]);
       expect(findRunningPostmasters(clusterDir)).toEqual([]);
       expect(processStarted(other.pid!)).toEqual(expect.any(String)); // another folder's is left alone
     } finally {
-      child.kill('SIGKILL');
-      other.kill('SIGKILL');
+      for (const pid of [child.pid!, other.pid!, backend, otherBackend]) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          /* gone already */
+        }
+      }
     }
   }, 30_000);
 });
