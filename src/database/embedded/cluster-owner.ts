@@ -25,15 +25,9 @@ export interface OwnerRecord {
 export function processStarted(pid: number): string | undefined {
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
   if (fs.existsSync('/proc/self/stat')) {
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    } catch {
-      return undefined;
-    }
-    // After the command name (in parentheses, which may hold anything): state is field 3, starttime field 22.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[0] === 'Z' || fields[0] === 'X' ? undefined : fields[19];
+    const fields = statFields(pid);
+    // state is field 3 of the stat line, starttime field 22
+    return !fields || fields[0] === 'Z' || fields[0] === 'X' ? undefined : fields[19];
   }
   try {
     const out = execFileSync('ps', ['-o', 'stat=', '-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
@@ -156,9 +150,18 @@ export function findRunningPostmasters(clusterDir: string): RunningPostmaster[] 
 
 /** The parent's pid of a running process (Linux /proc), if it can be read. */
 function parentOf(pid: number): number | undefined {
+  const fields = statFields(pid);
+  return fields ? Number(fields[1]) : undefined;
+}
+
+/**
+ * The fields of /proc/<pid>/stat after the command name (in parentheses, which may hold anything), so that
+ * element 0 is field 3 (state); undefined if the process is gone or cannot be read.
+ */
+function statFields(pid: number): string[] | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }
