@@ -110,7 +110,7 @@ describe('evidence in an S3-compatible bucket', () => {
     expect(second.body.equals(content)).toBe(true);
   });
 
-  it('stores nothing when the bytes no longer match the sha256 the attestation would record: no object, no row, no moment', async () => {
+  it('stores nothing when a spilled upload\'s temp file no longer matches the sha256 the attestation would record: no object, no row, no moment', async () => {
     const flow = uniqueName('flow');
     expect((await attest(t, flow, 't1', 'first')).status).toBe(201);
     const [{ id: orgId }] = await t.dataSource.query(`SELECT id FROM organizations WHERE name = $1`, [org.name]);
@@ -119,11 +119,15 @@ describe('evidence in an S3-compatible bucket', () => {
     const hashed = Buffer.from('the bytes that were uploaded and hashed');
     const altered = Buffer.from('the bytes found when storing, altered!!');
     expect(altered.length).toBe(hashed.length);
-    const evidence = new StagedEvidence(createHash('sha256').update(hashed).digest(), hashed.length, 'report.txt', 'text/plain', altered, null);
+    // An upload past the spill threshold waits in a temp file: bytes changed there since they were hashed.
+    const tempPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'veritrail-spill-')), 'upload');
+    fs.writeFileSync(tempPath, altered);
+    const evidence = new StagedEvidence(createHash('sha256').update(hashed).digest(), hashed.length, 'report.txt', 'text/plain', null, tempPath);
 
     await expect(
       batcher.record({ orgId, flowName: flow, trailName: 't1', actor: org.adminEmail, type: generic, data: { attestation_name: 'tampered', is_compliant: true }, evidence }),
     ).rejects.toMatchObject({ code: 'evidence_digest_mismatch' });
+    fs.rmSync(path.dirname(tempPath), { recursive: true, force: true });
 
     for (const digest of [sha256(hashed), sha256(altered)]) {
       expect(fs.existsSync(objectFile(digest))).toBe(false);

@@ -97,6 +97,18 @@ describe('MultipartParser', () => {
     expectParts(parse(B, body, [7, 3, 64, 1, 200]));
   });
 
+  it('gives the same parts from a body that opens with its delimiter (as clients send it), however it is split', () => {
+    const bare = body.subarray(body.indexOf(`--${B}`));
+    expect(bare.subarray(0, 2).toString()).toBe('--');
+    for (let cut = 1; cut < 200; cut++) expectParts(parse(B, bare, [cut, bare.length]));
+    expectParts(parse(B, bare, [B.length + 2, 1, bare.length]));
+    expectParts(parse(B, bare, [1]));
+    // a first line that only begins like the delimiter is preamble, not a part
+    const near = Buffer.concat([Buffer.from(`--${B.slice(0, -1)}\r\n`), bare]);
+    expectParts(parse(B, near));
+    expectParts(parse(B, near, [B.length + 1, near.length]));
+  });
+
   it('accepts a body that starts with the delimiter, transport padding and no epilogue', () => {
     const raw = Buffer.from(`--${B}  \t\r\nContent-Disposition: form-data; name="a"\r\n\r\nvalue\r\n--${B}--`);
     const parts = parse(B, raw);

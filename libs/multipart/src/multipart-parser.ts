@@ -83,9 +83,17 @@ export class MultipartParser {
 
   write(chunk: Buffer): void {
     if (this.state === State.Done || !chunk.length) return;
-    const buf = this.carry.length ? Buffer.concat([this.carry, chunk]) : chunk;
-    this.carry = EMPTY;
+    let buf = chunk;
     let pos = 0;
+    if (this.carry === CRLF && this.opensWithDelimiter(chunk)) {
+      // The body starts with its first delimiter, as clients send it: read on past it, without copying the chunk
+      // behind the CRLF the body is read as if it began with.
+      pos = this.delimiter.length - CRLF.length;
+      this.state = State.AfterDelimiter;
+    } else if (this.carry.length) {
+      buf = Buffer.concat([this.carry, chunk]);
+    }
+    this.carry = EMPTY;
     while (pos < buf.length && (this.state as State) !== State.Done) {
       switch (this.state) {
         case State.Preamble: {
@@ -149,6 +157,12 @@ export class MultipartParser {
         }
       }
     }
+  }
+
+  /** Whether `chunk` begins with the delimiter without its CRLF (`--boundary`). */
+  private opensWithDelimiter(chunk: Buffer): boolean {
+    const dashBoundary = this.delimiter.length - CRLF.length;
+    return chunk.length >= dashBoundary && chunk.compare(this.delimiter, CRLF.length, this.delimiter.length, 0, dashBoundary) === 0;
   }
 
   /** The body ended: throws unless the close delimiter was read. */

@@ -49,7 +49,9 @@ export class AttachmentSink {
       this.spill.write(data);
       return;
     }
-    this.chunks.push(data);
+    // A copy the sink owns: the parser's slice is valid only for this call, and bytes kept in memory are not
+    // hashed again when they are stored (StagedEvidence), so they must be exactly the bytes hashed here.
+    this.chunks.push(Buffer.from(data));
     if (this.size > SPILL_THRESHOLD_BYTES) {
       this.tempPath = path.join(UPLOAD_DIR, randomUUID());
       this.spill = createWriteStream(this.tempPath, { mode: 0o600 });

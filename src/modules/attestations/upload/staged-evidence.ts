@@ -22,9 +22,10 @@ export class StagedEvidence {
   }
 
   /**
-   * The content as one buffer (read once, when it is written to the store), checked against `sha256`, the
-   * digest the attestation records: bytes that changed since they were hashed on the way in (a temp file
-   * altered on disk) throw EvidenceDigestMismatchError, before any store has been given them.
+   * The content as one buffer (read once, when it is written to the store). A temp file is checked against
+   * `sha256`, the digest the attestation records: bytes that changed on disk since they were hashed on the way
+   * in throw EvidenceDigestMismatchError, before any store has been given them. Content held in memory is the
+   * sink's own copy of the bytes it hashed, never handed out before this, so it is not hashed a second time.
    */
   read(): Promise<Buffer> {
     // Kept once read: a type that judges its evidence reads it before the insert does (one read, one hash).
@@ -34,7 +35,8 @@ export class StagedEvidence {
   private verified: Promise<Buffer> | null = null;
 
   private async readVerified(): Promise<Buffer> {
-    const content = this.memory ?? (this.tempPath ? await fs.readFile(this.tempPath) : Buffer.alloc(0));
+    if (this.memory) return this.memory;
+    const content = this.tempPath ? await fs.readFile(this.tempPath) : Buffer.alloc(0);
     const actual = createHash('sha256').update(content).digest();
     if (content.length !== this.size || !actual.equals(this.sha256)) throw new EvidenceDigestMismatchError(this.sha256Hex, actual.toString('hex'));
     return content;
