@@ -159,7 +159,7 @@ export class EvidenceLogRepository {
       if (part) part.push(entry);
       else byOrg.set(entry.orgId, [entry]);
     }
-    const rows = { org: [] as string[], idx: [] as number[], kind: [] as string[], id: [] as string[], leaf: [] as string[], hash: [] as Buffer[], queued: [] as Array<Date | null> };
+    const rows: Array<{ org_id: string; idx: number; kind: string; record_id: string; leaf: string; leaf_hash: string; queued_at: Date | null }> = [];
     const subtrees = { org: [] as string[], level: [] as number[], start: [] as number[], hash: [] as Buffer[] };
     for (const [orgId, part] of byOrg) {
       const first = await this.sizeIn(manager, orgId);
@@ -167,13 +167,7 @@ export class EvidenceLogRepository {
       const known = await this.subtrees(manager, orgId, alignedRanges(0, first));
       part.forEach((entry, k) => {
         const i = first + k;
-        rows.org.push(orgId);
-        rows.idx.push(i);
-        rows.kind.push(entry.kind);
-        rows.id.push(entry.recordId);
-        rows.leaf.push(entry.leaf);
-        rows.hash.push(entry.leafHash);
-        rows.queued.push(entry.queuedAt);
+        rows.push({ org_id: orgId, idx: i, kind: entry.kind, record_id: entry.recordId, leaf: entry.leaf, leaf_hash: entry.leafHash.toString('hex'), queued_at: entry.queuedAt });
         known.set(`0/${i}`, entry.leafHash);
         for (let level = 1; (i + 1) % 2 ** level === 0; level++) {
           const start = i + 1 - 2 ** level;
@@ -191,11 +185,13 @@ export class EvidenceLogRepository {
         }
       });
     }
-    if (!rows.org.length) return;
+    if (!rows.length) return;
+    // One JSON text for the batch: serialized natively, where array parameters escape every leaf in JavaScript.
     await manager.query(
       `INSERT INTO log_entries (org_id, idx, kind, record_id, leaf, leaf_hash, queued_at)
-       SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bytea[], $7::timestamptz[])`,
-      [rows.org, rows.idx, rows.kind, rows.id, rows.leaf, rows.hash, rows.queued],
+       SELECT r.org_id, r.idx, r.kind, r.record_id, r.leaf, decode(r.leaf_hash, 'hex'), r.queued_at
+       FROM json_to_recordset($1::json) AS r(org_id uuid, idx bigint, kind text, record_id text, leaf text, leaf_hash text, queued_at timestamptz)`,
+      [JSON.stringify(rows)],
     );
     if (subtrees.org.length) {
       await manager.query(
