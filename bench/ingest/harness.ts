@@ -23,6 +23,8 @@ export interface Stack {
   adminToken: string;
   /** CPU seconds used so far by this stack's own PostgreSQL (its postmaster and the postmaster's children). */
   postgresCpuSeconds(): number;
+  /** CPU seconds by kind of PostgreSQL process (`postgresCpuByKind`). */
+  postgresCpuByKind(): Map<string, number>;
   stop(): Promise<void>;
 }
 
@@ -160,6 +162,7 @@ export async function startStack(
       apiKey: JSON.parse(res.body).admin.api_key,
       adminToken,
       postgresCpuSeconds: () => postgresCpuSeconds(postmaster),
+      postgresCpuByKind: () => postgresCpuByKind(postmaster),
       stop,
     };
   } catch (error) {
@@ -201,6 +204,32 @@ export function postgresCpuSeconds(postmaster?: number): number {
     }
   }
   return total;
+}
+
+/**
+ * CPU seconds per kind of PostgreSQL process of one cluster (Linux): the postmaster's children named by their
+ * process title ("walwriter", "checkpointer", "autovacuum worker", a client backend as "backend"), for where
+ * PostgreSQL's CPU goes besides the statements. Children that exit between two calls are lost to the sum.
+ */
+export function postgresCpuByKind(postmaster: number): Map<string, number> {
+  const kinds = new Map<string, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.split(') ')[1].split(' ');
+      if (Number(fields[1]) !== postmaster) continue;
+      const title = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      // "postgres: walwriter", "postgres: veritrail veritrail 127.0.0.1(40312) idle": a client backend names its user
+      const rest = title.replace(/^postgres:\s*/, '');
+      const kind = /\d+\.\d+\.\d+\.\d+\(\d+\)/.test(rest) ? 'backend' : rest.replace(/\s+\d.*$/, '');
+      kinds.set(kind, (kinds.get(kind) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      /* gone */
+    }
+  }
+  return kinds;
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -50,8 +50,10 @@ async function main() {
     await new Promise((resolve) => setTimeout(resolve, 700)); // table counters are flushed about every second
     const before = await tables();
     const cpu0 = stack.postgresCpuSeconds();
+    const kinds0 = stack.postgresCpuByKind();
     const r = await load(SECONDS * 1000);
     const cpu = stack.postgresCpuSeconds() - cpu0;
+    const kinds = stack.postgresCpuByKind();
     if (r.errors) throw new Error(`${r.errors} errors (first: ${r.firstError})`);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const after = await tables();
@@ -65,6 +67,14 @@ async function main() {
       `pg-statements: ${r.requests} requests in ${r.seconds.toFixed(1)} s (${r.rps.toFixed(0)}/s); ${machine()}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
     );
     console.log(`PostgreSQL CPU ${((cpu * 1000) / r.requests).toFixed(3)} ms per request; statements' execution ${((total * 1000) / r.requests).toFixed(1)} us per request`);
+    console.log(
+      `  by process: ${[...kinds]
+        .map(([kind, seconds]) => [kind, seconds - (kinds0.get(kind) ?? 0)] as const)
+        .filter(([, seconds]) => seconds > 0)
+        .sort((a, b) => b[1] - a[1])
+        .map(([kind, seconds]) => `${kind} ${((seconds * 1e6) / r.requests).toFixed(1)} us`)
+        .join(', ')}`,
+    );
     console.log(`  us/req  calls/req  us/call  WAL B/req  statement`);
     for (const row of rows.rows.slice(0, TOP)) {
       const text = String(row.query).replace(/\s+/g, ' ');

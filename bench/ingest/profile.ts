@@ -3,12 +3,14 @@
  * generic attestations (1 KB data_json, 16 clients), and summarises the main thread's samples taken while the
  * load ran, per package / source file and per function, in microseconds per request.
  * Run: `npm run build && npx ts-node --transpile-only bench/ingest/profile.ts [--seconds N] [--main <main.js>]
- * [--top N] [--keep <dir>] [--node <node binary>]` (`--keep`: leave the .cpuprofile there, to open in Chrome DevTools or speedscope).
+ * [--top N] [--keep <dir>] [--node <node binary>] [--attachment-kb N]` (`--attachment-kb`: an attachment of N KB with
+ * distinct bytes per request, as compare.ts sends; `--keep`: leave the .cpuprofile there, to open in Chrome DevTools or speedscope).
  *
  * The profile's clock and this process's `process.hrtime` are both the system's monotonic clock, so samples
  * outside the load window (start-up, warm-up, shutdown) are left out. Sampling costs the service some speed,
  * so the absolute figures here are above those of compare.ts; the shares are what this is for.
  */
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -24,6 +26,7 @@ const option = (name: string, fallback: string) => {
 const SECONDS = Number(option('seconds', '10'));
 const TOP = Number(option('top', '40'));
 const CLIENTS = 16;
+const ATTACHMENT_KB = Number(option('attachment-kb', '0'));
 
 interface ProfileNode {
   id: number;
@@ -71,6 +74,15 @@ const AREAS: Array<[string, RegExp]> = [
 async function main() {
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritrail-profile-'));
   const node = option('node', '') || undefined;
+  const dataJson = dataJsonOf(1024, 'unit-test');
+  const payload = randomBytes(Math.max(ATTACHMENT_KB * 1024, 16));
+  const body = (i: number) => {
+    if (!ATTACHMENT_KB) return multipart(dataJson);
+    payload.writeUInt32BE(i, 0);
+    payload.writeUInt32BE(process.pid, 4);
+    payload.writeDoubleBE(Date.now(), 8);
+    return multipart(dataJson, payload);
+  };
   const stack = await startStack({ main: option('main', 'dist/src/main.js'), node, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
   const load = (ms: number) =>
     runLoad({
@@ -78,7 +90,7 @@ async function main() {
       method: 'POST',
       headers: { Authorization: `Bearer ${stack.apiKey}`, 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` },
       path: (i) => `/api/v2/attestations/${stack.orgName}/profile-flow/trail/trail-${i % CLIENTS}/generic`,
-      body: () => multipart(dataJsonOf(1024, 'unit-test')),
+      body,
       concurrency: CLIENTS,
       durationMs: ms,
       expectStatus: 201,
