@@ -19,7 +19,8 @@ function parse(boundary: string, body: Buffer, chunkSizes: number[] = [body.leng
     },
     partData(data) {
       expect(open).toBe(true);
-      current!.chunks.push(Buffer.from(data));
+      // Kept as given, not copied: a slice must keep its bytes after later writes (callers keep them until the part ends).
+      current!.chunks.push(data);
     },
     partEnd() {
       expect(open).toBe(true);

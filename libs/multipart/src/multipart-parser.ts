@@ -24,7 +24,11 @@ export interface MultipartPart {
 
 export interface MultipartCallbacks {
   partBegin(part: MultipartPart): void;
-  /** A slice of the part's content; valid only for the duration of the call unless the caller copies it. */
+  /**
+   * A slice of the part's content: a view of a chunk given to `write` (or of the parser's own copy of a held-back
+   * tail joined to the next chunk), not a copy. The parser never writes into a buffer it has sliced, so a slice
+   * keeps its bytes for as long as the caller leaves the chunks it wrote unchanged.
+   */
   partData(data: Buffer): void;
   partEnd(): void;
 }

@@ -49,9 +49,10 @@ export class AttachmentSink {
       this.spill.write(data);
       return;
     }
-    // A copy the sink owns: the parser's slice is valid only for this call, and bytes kept in memory are not
-    // hashed again when they are stored (StagedEvidence), so they must be exactly the bytes hashed here.
-    this.chunks.push(Buffer.from(data));
+    // Kept as it came, not copied: a slice of a request chunk, which nothing writes into afterwards (Node gives each
+    // read its own buffer; the parser never writes into what it has sliced). StagedEvidence relies on it: bytes
+    // kept in memory are stored without being hashed a second time.
+    this.chunks.push(data);
     if (this.size > SPILL_THRESHOLD_BYTES) {
       this.tempPath = path.join(UPLOAD_DIR, randomUUID());
       this.spill = createWriteStream(this.tempPath, { mode: 0o600 });

@@ -25,7 +25,8 @@ export class StagedEvidence {
    * The content as one buffer (read once, when it is written to the store). A temp file is checked against
    * `sha256`, the digest the attestation records: bytes that changed on disk since they were hashed on the way
    * in throw EvidenceDigestMismatchError, before any store has been given them. Content held in memory is the
-   * sink's own copy of the bytes it hashed, never handed out before this, so it is not hashed a second time.
+   * bytes the sink hashed (slices of request chunks nothing writes into, joined into one buffer by the sink),
+   * never handed out before this, so it is not hashed a second time.
    */
   read(): Promise<Buffer> {
     // Kept once read: a type that judges its evidence reads it before the insert does (one read, one hash).
