@@ -145,6 +145,13 @@ const BENCHES: Record<string, Bench> = {
     options: '[--requests N] [--pods N] [--images N] [--rounds N]',
     quick: '--requests 10 --pods 200 --images 40 --rounds 1',
   },
+  'log-sequencer-cost': {
+    script: 'bench/evidence-log/sequencer-cost.ts',
+    needsBuild: true,
+    what: 'evidence log: service and PostgreSQL CPU per attestation the sequencer integrates, measured in a quiet window after the load',
+    options: '[--seconds N] [--runs N] [--main <main.js>] [--node <node binary>]',
+    quick: '--seconds 1',
+  },
   'evidence-log': {
     script: 'bench/evidence-log/run.ts',
     needsBuild: true,

@@ -1,6 +1,7 @@
 /**
  * Ingest benchmark (issue 3 "Performance"). Run: `npm run build && npx ts-node --transpile-only bench/ingest/run.ts
- * [--seconds N] [--rounds N] [--clients N] [--flows N] [--small-only] [--md]`.
+ * [--seconds N] [--rounds N] [--clients N] [--flows N] [--small-only] [--md] [--node <node binary>]` (`--node`: the service
+ * on another Node.js, e.g. one installed by scripts/test-on-node.sh; bare express runs on this one).
  *
  * In one run, with the same load generator (bench/ingest/load.ts: N keep-alive clients, closed loop, loopback):
  *   1. a bare express route answering constant JSON (child process), the reference figure, and
@@ -44,10 +45,11 @@ function median(values: number[]): number {
 }
 
 async function main() {
-  console.log(`ingest benchmark: ${CLIENTS} clients, ${ROUNDS} rounds of ${SECONDS}s per side, ${FLOWS} flow(s); ${machine()}`);
+  console.log(`ingest benchmark: ${CLIENTS} clients, ${ROUNDS} rounds of ${SECONDS}s per side, ${FLOWS} flow(s); ${machine()}${args.includes('--node') ? `; service on ${args[args.indexOf('--node') + 1]}` : ''}`);
   const bare = await startBare();
   const stack = await startStack({
     asyncCommit: args.includes('--async-commit'),
+    node: args.includes('--node') ? args[args.indexOf('--node') + 1] : undefined,
     // --cpu-prof DIR: write a V8 CPU profile of the service (for finding hot spots, not for figures).
     nodeArgs: args.includes('--cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${args[args.indexOf('--cpu-prof') + 1]}`] : [],
   });
