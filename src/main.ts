@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 // First: the trace instrumentations patch http and pg as they are loaded (a no-op without OTEL_EXPORTER_OTLP_ENDPOINT).
 import { tracing } from './tracing';
+import { tuneHeapForBuffers } from './heap-tuning';
 import { createApp } from './app.factory';
 import { resolveAdminToken } from './common/auth/admin-token';
 import { ConfigError, loadConfig } from './common/config/app-config';
@@ -12,6 +13,7 @@ import { clusterLocation } from './database/embedded/cluster-location';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './database/embedded/embedded-postgres';
 
 async function bootstrap(): Promise<void> {
+  const heapFlag = tuneHeapForBuffers();
   let config;
   try {
     config = loadConfig();
@@ -24,6 +26,7 @@ async function bootstrap(): Promise<void> {
   }
   const { logFormat, shutdownGraceMs } = config.observability;
   const logger = new JsonLogger(config.logLevel, logFormat === 'auto' ? (process.stdout.isTTY ? 'pretty' : 'json') : logFormat);
+  if (heapFlag) logger.info('short-lived buffers collected young (this Node.js would leave them to full collections)', { v8_flag: heapFlag, v8: process.versions.v8 });
 
   let embedded: EmbeddedDatabase | undefined;
   if (!config.databaseUrl) {
