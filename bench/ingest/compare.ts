@@ -11,11 +11,10 @@
  * A's: the median of those paired ratios is the answer, with each build's CPU per request (service process, and
  * all PostgreSQL processes of its own cluster).
  */
-import { randomBytes } from 'node:crypto';
 import * as os from 'node:os';
 import { cpuSeconds, machine, startStack, Stack } from './harness';
 import { runLoad } from './load';
-import { BOUNDARY, dataJsonOf, multipart, startBare } from './requests';
+import { attestationBodies, BOUNDARY, startBare } from './requests';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -51,15 +50,7 @@ async function main() {
     throw new Error('usage: compare.ts <A main.js> <B main.js> [<C main.js> ...] [--rounds N] [--seconds N] [--attachment-kb N]');
   }
   console.log(`compare: ${ROUNDS} rounds of ${SECONDS}s, ${CLIENTS} clients, attachment ${ATTACHMENT_KB} KB${Object.keys(ENV).length ? `, ${JSON.stringify(ENV)}` : ''}; ${machine()}; load average ${loadAverage()}`);
-  const dataJson = dataJsonOf(1024, 'unit-test');
-  const payload = randomBytes(Math.max(ATTACHMENT_KB * 1024, 16));
-  const body = (i: number) => {
-    if (!ATTACHMENT_KB) return multipart(dataJson);
-    payload.writeUInt32BE(i, 0);
-    payload.writeUInt32BE(process.pid, 4);
-    payload.writeDoubleBE(Date.now(), 8);
-    return multipart(dataJson, payload);
-  };
+  const body = attestationBodies(ATTACHMENT_KB);
   const bare = await startBare();
   const stacks: Stack[] = [];
   try {

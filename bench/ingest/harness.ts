@@ -181,6 +181,22 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
+/** Each PostgreSQL process (Linux): its pid and its /proc stat fields after the command name. */
+function* postgresProcesses(): Generator<{ pid: number; fields: string[] }> {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.includes('(postgres)')) yield { pid: Number(entry), fields: stat.split(') ')[1].split(' ') };
+    } catch {
+      /* gone */
+    }
+  }
+}
+
+/** utime + stime of /proc stat fields, in seconds (fields[13], [14]: the same of reaped children). */
+const cpuOf = (fields: string[], from = 11) => (Number(fields[from]) + Number(fields[from + 1])) / 100;
+
 /**
  * CPU seconds used by PostgreSQL processes (Linux), for per-request cost figures: all of them, or only one
  * cluster's (its postmaster, the postmaster's children, and its children that have exited) when given the
@@ -188,20 +204,12 @@ export function cpuSeconds(pid: number): number {
  */
 export function postgresCpuSeconds(postmaster?: number): number {
   let total = 0;
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      const fields = stat.split(') ')[1].split(' ');
-      if (postmaster !== undefined && Number(entry) !== postmaster && Number(fields[1]) !== postmaster) continue;
-      total += (Number(fields[11]) + Number(fields[12])) / 100;
-      // A backend that has exited (an idle connection closed, an autovacuum worker done) leaves the sum; its CPU
-      // moves to the postmaster's reaped-children time, so counting that keeps the total from going backwards.
-      if (Number(entry) === postmaster) total += (Number(fields[13]) + Number(fields[14])) / 100;
-    } catch {
-      /* gone */
-    }
+  for (const { pid, fields } of postgresProcesses()) {
+    if (postmaster !== undefined && pid !== postmaster && Number(fields[1]) !== postmaster) continue;
+    total += cpuOf(fields);
+    // A backend that has exited (an idle connection closed, an autovacuum worker done) leaves the sum; its CPU
+    // moves to the postmaster's reaped-children time, so counting that keeps the total from going backwards.
+    if (pid === postmaster) total += cpuOf(fields, 13);
   }
   return total;
 }
@@ -213,21 +221,18 @@ export function postgresCpuSeconds(postmaster?: number): number {
  */
 export function postgresCpuByKind(postmaster: number): Map<string, number> {
   const kinds = new Map<string, number>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+  for (const { pid, fields } of postgresProcesses()) {
+    if (Number(fields[1]) !== postmaster) continue;
+    let title: string;
     try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      const fields = stat.split(') ')[1].split(' ');
-      if (Number(fields[1]) !== postmaster) continue;
-      const title = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
-      // "postgres: walwriter", "postgres: veritrail veritrail 127.0.0.1(40312) idle": a client backend names its user
-      const rest = title.replace(/^postgres:\s*/, '');
-      const kind = /\d+\.\d+\.\d+\.\d+\(\d+\)/.test(rest) ? 'backend' : rest.replace(/\s+\d.*$/, '');
-      kinds.set(kind, (kinds.get(kind) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
+      title = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
     } catch {
-      /* gone */
+      continue; // gone
     }
+    // "postgres: walwriter", "postgres: veritrail veritrail 127.0.0.1(40312) idle": a client backend names its user
+    const rest = title.replace(/^postgres:\s*/, '');
+    const kind = /\d+\.\d+\.\d+\.\d+\(\d+\)/.test(rest) ? 'backend' : rest.replace(/\s+\d.*$/, '');
+    kinds.set(kind, (kinds.get(kind) ?? 0) + cpuOf(fields));
   }
   return kinds;
 }

@@ -10,13 +10,12 @@
  * outside the load window (start-up, warm-up, shutdown) are left out. Sampling costs the service some speed,
  * so the absolute figures here are above those of compare.ts; the shares are what this is for.
  */
-import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { machine, startStack } from './harness';
 import { runLoad } from './load';
-import { BOUNDARY, dataJsonOf, multipart } from './requests';
+import { attestationBodies, BOUNDARY } from './requests';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -74,15 +73,7 @@ const AREAS: Array<[string, RegExp]> = [
 async function main() {
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritrail-profile-'));
   const node = option('node', '') || undefined;
-  const dataJson = dataJsonOf(1024, 'unit-test');
-  const payload = randomBytes(Math.max(ATTACHMENT_KB * 1024, 16));
-  const body = (i: number) => {
-    if (!ATTACHMENT_KB) return multipart(dataJson);
-    payload.writeUInt32BE(i, 0);
-    payload.writeUInt32BE(process.pid, 4);
-    payload.writeDoubleBE(Date.now(), 8);
-    return multipart(dataJson, payload);
-  };
+  const body = attestationBodies(ATTACHMENT_KB);
   const stack = await startStack({ main: option('main', 'dist/src/main.js'), node, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
   const load = (ms: number) =>
     runLoad({

@@ -70,3 +70,19 @@ export function dataJsonOf(size: number, name: string): string {
   return JSON.stringify(base);
 }
 
+/**
+ * The benchmarks' request bodies: a generic attestation with a 1 KB data_json, and with an attachment of
+ * `attachmentKb` KB whose first bytes differ per request (request number, pid, time), so every request stores a
+ * new blob; none when 0.
+ */
+export function attestationBodies(attachmentKb: number): (i: number) => Buffer {
+  const dataJson = dataJsonOf(1024, 'unit-test');
+  if (!attachmentKb) return () => multipart(dataJson);
+  const payload = randomBytes(attachmentKb * 1024);
+  return (i) => {
+    payload.writeUInt32BE(i, 0);
+    payload.writeUInt32BE(process.pid, 4);
+    payload.writeDoubleBE(Date.now(), 8);
+    return multipart(dataJson, payload);
+  };
+}
