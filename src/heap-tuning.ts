@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8';
  * about twice Node 20's CPU per request. Setting the flag back to 8 (the value of Node 20 and 22) restores
  * young collections; V8 reads it when a backing store is allocated, so setting it at start-up is enough.
  */
-export const YOUNG_BUFFER_FLAG = '--scavenger-max-new-space-capacity-mb';
+const YOUNG_BUFFER_FLAG = '--scavenger-max-new-space-capacity-mb';
 const RESTORED_MB = 8;
 /** The first V8 with the larger default. */
 const FROM_V8: [number, number] = [13, 6];

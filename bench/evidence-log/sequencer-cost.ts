@@ -13,7 +13,7 @@ import * as os from 'node:os';
 import { Client } from 'pg';
 import { cpuSeconds, machine, startStack } from '../ingest/harness';
 import { runLoad } from '../ingest/load';
-import { BOUNDARY, dataJsonOf, multipart } from '../ingest/requests';
+import { attestationBodies, BOUNDARY } from '../ingest/requests';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -52,7 +52,7 @@ async function once(run: number): Promise<void> {
       method: 'POST',
       headers: { Authorization: `Bearer ${stack.apiKey}`, 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` },
       path: (i) => `/api/v2/attestations/${stack.orgName}/sequencer-flow/trail/trail-${i % CLIENTS}/generic`,
-      body: () => multipart(dataJsonOf(1024, 'unit-test')),
+      body: attestationBodies(0),
       concurrency: CLIENTS,
       durationMs: SECONDS * 1000,
       expectStatus: 201,

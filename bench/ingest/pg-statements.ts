@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import { Client } from 'pg';
 import { machine, startStack } from './harness';
 import { runLoad } from './load';
-import { BOUNDARY, dataJsonOf, multipart } from './requests';
+import { attestationBodies, BOUNDARY } from './requests';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -31,7 +31,7 @@ async function main() {
         method: 'POST',
         headers: { Authorization: `Bearer ${stack.apiKey}`, 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` },
         path: (i) => `/api/v2/attestations/${stack.orgName}/pg-flow/trail/trail-${i % CLIENTS}/generic`,
-        body: () => multipart(dataJsonOf(1024, 'unit-test')),
+        body: attestationBodies(0),
         concurrency: CLIENTS,
         durationMs: ms,
         expectStatus: 201,

@@ -13,10 +13,9 @@
  *   3. then the service with a 100 KB attachment (distinct content per request: every request stores a new blob).
  * Targets: (2) >= 1/4 of (1); (3) >= 500 req/s; zero errors.
  */
-import { randomBytes } from 'node:crypto';
 import * as os from 'node:os';
 import { cpuSeconds, machine, startStack } from './harness';
-import { BOUNDARY, dataJsonOf, multipart, startBare } from './requests';
+import { attestationBodies, BOUNDARY, dataJsonOf, multipart, startBare } from './requests';
 import { LoadResult, runLoad } from './load';
 
 const args = process.argv.slice(2);
@@ -31,6 +30,8 @@ const CLIENTS = arg('clients', 16);
 /** Flows the clients spread over (each client has its own trail). 1 = everyone in one flow. */
 const FLOWS = arg('flows', 1);
 const MD = args.includes('--md');
+/** The service's Node.js binary (another runtime than this one's), when given. */
+const NODE = args.includes('--node') ? args[args.indexOf('--node') + 1] : undefined;
 /** --small-only: skip the attachment phase (for profiling the 1 KB path alone). */
 const SMALL_ONLY = args.includes('--small-only');
 
@@ -45,11 +46,11 @@ function median(values: number[]): number {
 }
 
 async function main() {
-  console.log(`ingest benchmark: ${CLIENTS} clients, ${ROUNDS} rounds of ${SECONDS}s per side, ${FLOWS} flow(s); ${machine()}${args.includes('--node') ? `; service on ${args[args.indexOf('--node') + 1]}` : ''}`);
+  console.log(`ingest benchmark: ${CLIENTS} clients, ${ROUNDS} rounds of ${SECONDS}s per side, ${FLOWS} flow(s); ${machine()}${NODE ? `; service on ${NODE}` : ''}`);
   const bare = await startBare();
   const stack = await startStack({
     asyncCommit: args.includes('--async-commit'),
-    node: args.includes('--node') ? args[args.indexOf('--node') + 1] : undefined,
+    node: NODE,
     // --cpu-prof DIR: write a V8 CPU profile of the service (for finding hot spots, not for figures).
     nodeArgs: args.includes('--cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${args[args.indexOf('--cpu-prof') + 1]}`] : [],
   });
@@ -93,8 +94,7 @@ async function main() {
     console.log(`ratio generic / bare: median ${ratio.toFixed(3)} (rounds: ${ratios.map((r) => r.toFixed(3)).join(', ')}) (target >= 0.25) ${ok1 ? 'MET' : 'NOT MET'}`);
     if (SMALL_ONLY) return;
 
-    const payload = randomBytes(100 * 1024);
-    const dataJson = dataJsonOf(1024, 'report');
+    const largeBody = attestationBodies(100);
     const cpu0 = cpuSeconds(stack.pid);
     const withAttachment = await runLoad({
       url: stack.baseUrl,
@@ -102,11 +102,7 @@ async function main() {
       headers,
       path: pathFor('files'),
       // distinct content per request: every request hashes and stores a new 100 KB blob
-      body: (i) => {
-        payload.writeUInt32BE(i, 0);
-        payload.writeUInt32BE(process.pid, 4);
-        return multipart(dataJson, payload);
-      },
+      body: largeBody,
       concurrency: CLIENTS,
       durationMs: SECONDS * ROUNDS * 1000,
       warmupMs: 3000,
