@@ -171,11 +171,37 @@ export async function startStack(
   }
 }
 
-/** CPU seconds (user + system) a process has used so far (Linux). */
+/**
+ * CPU seconds a process has used so far (Linux): the sum of its live threads' run time in nanoseconds
+ * (`/proc/<pid>/task/<tid>/schedstat`), where /proc/<pid>/stat counts 10 ms ticks: a PostgreSQL backend's share
+ * of one request is tens of microseconds, and ticks made the per-operation figures move in steps of 10% and
+ * more. A thread that exits takes its time with it, so a measured window must not span one's end (the service's
+ * threads, PostgreSQL's backends and its pool's connections live through a run). NaN if the process is gone;
+ * ticks if the kernel keeps no schedstat.
+ */
 export function cpuSeconds(pid: number): number {
+  let tasks: string[];
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return NaN;
+  }
+  let ns = 0;
+  for (const task of tasks) {
+    try {
+      ns += Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // the thread ended
+      return ticksOf(pid);
+    }
+  }
+  return ns / 1e9;
+}
+
+/** utime + stime of /proc/<pid>/stat, in seconds (10 ms ticks). */
+function ticksOf(pid: number): number {
+  try {
+    return cpuOf(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '));
   } catch {
     return NaN;
   }
@@ -206,7 +232,7 @@ export function postgresCpuSeconds(postmaster?: number): number {
   let total = 0;
   for (const { pid, fields } of postgresProcesses()) {
     if (postmaster !== undefined && pid !== postmaster && Number(fields[1]) !== postmaster) continue;
-    total += cpuOf(fields);
+    total += cpuSeconds(pid) || 0;
     // A backend that has exited (an idle connection closed, an autovacuum worker done) leaves the sum; its CPU
     // moves to the postmaster's reaped-children time, so counting that keeps the total from going backwards.
     if (pid === postmaster) total += cpuOf(fields, 13);
@@ -232,7 +258,7 @@ export function postgresCpuByKind(postmaster: number): Map<string, number> {
     // "postgres: walwriter", "postgres: veritrail veritrail 127.0.0.1(40312) idle": a client backend names its user
     const rest = title.replace(/^postgres:\s*/, '');
     const kind = /\d+\.\d+\.\d+\.\d+\(\d+\)/.test(rest) ? 'backend' : rest.replace(/\s+\d.*$/, '');
-    kinds.set(kind, (kinds.get(kind) ?? 0) + cpuOf(fields));
+    kinds.set(kind, (kinds.get(kind) ?? 0) + (cpuSeconds(pid) || 0));
   }
   return kinds;
 }

@@ -1,10 +1,19 @@
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
-import { canonicalJson } from './jcs';
+import { createHash } from 'node:crypto';
+import { canonicalJson, canonicalSha256 } from './jcs';
+
+/** Not a plain object: serialized by its own enumerable members, as the reference implementation does. */
+class Wrapper {
+  constructor(
+    readonly zname: string,
+    readonly inner: unknown,
+  ) {}
+}
 
 describe('canonicalJson (RFC 8785)', () => {
   it('gives the same text as an independent implementation (the canonicalize package) for any JSON value', () => {
-    const key = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.constantFrom('a', 'B', '\u00e9', '\ud83d\ude00', '10', '1', ''));
+    const key = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.constantFrom('a', 'B', '\u00e9', '\ud83d\ude00', '10', '1', '', '01', '-1', '__proto__', 'toJSON'));
     const json = fc.letrec((tie) => ({
       value: fc.oneof(
         { depthSize: 'small' },
@@ -16,6 +25,11 @@ describe('canonicalJson (RFC 8785)', () => {
         fc.string({ unit: 'binary' }),
         fc.array(tie('value'), { maxLength: 5 }),
         fc.dictionary(key, tie('value'), { maxKeys: 6 }),
+        // Members already in order.
+        fc.dictionary(key, tie('value'), { maxKeys: 6 }).map((o) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)))),
+        fc.dictionary(key, tie('value'), { maxKeys: 4, noNullPrototype: false }),
+        fc.date({ noInvalidDate: true }),
+        fc.tuple(fc.string(), tie('value')).map(([name, inner]) => new Wrapper(name, inner)),
       ),
     })).value;
     fc.assert(
@@ -24,6 +38,11 @@ describe('canonicalJson (RFC 8785)', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('hashes the canonical text as UTF-8 bytes', () => {
+    const value = { b: 'caf\u00e9 \ud83d\ude00', a: '\ud800 alone' };
+    expect(canonicalSha256(value)).toBe(createHash('sha256').update(Buffer.from(canonicalize(value)!, 'utf8')).digest('hex'));
   });
 
   it('serializes what toJSON gives (a Date as its ISO string)', () => {

@@ -1,4 +1,4 @@
-import { sha256 } from './merkle';
+import { hash } from 'node:crypto';
 
 /**
  * RFC 8785 JSON Canonicalization Scheme: object members sorted by UTF-16 code units, no whitespace, ECMAScript
@@ -53,7 +53,8 @@ export function canonicalJsonBytes(value: unknown): Buffer {
 
 /** Hex SHA-256 of the canonical JSON of a value. */
 export function canonicalSha256(value: unknown): string {
-  return sha256(canonicalJsonBytes(value)).toString('hex');
+  // A string is hashed as its UTF-8 bytes; the canonical text has no lone surrogate (JSON.stringify escapes them).
+  return hash('sha256', canonicalJson(value), 'hex');
 }
 
 function assertJsonValue(value: unknown, path: string): void {
