@@ -5,7 +5,7 @@
  * while nothing is integrated, and then, with no load at all, waits for the next round, which integrates them.
  * The CPU the service and its PostgreSQL use in that quiet window (less what they use idle, measured after it)
  * divided by the entries integrated is the log's cost per attestation, apart from the ingest path it would
- * otherwise be mixed into. CPU is read from /proc in 10 ms ticks, which is why the window is kept short.
+ * otherwise be mixed into. CPU is read from /proc (each thread's run time, in nanoseconds).
  * Run: `npm run build && npx ts-node --transpile-only bench/evidence-log/sequencer-cost.ts [--seconds N]
  * [--main <main.js>] [--node <node binary>] [--runs N]`.
  */

@@ -3,7 +3,7 @@ import { APP_CONFIG, AppConfig } from '../../../common/config/app-config';
 import { EvidenceLog, LogAppend } from '../../evidence-log/evidence-log.module';
 import { toAttestationResponse } from '../dto/attestation.response';
 import { AttestationReader, AttestationRow, isUuid } from '../persistence/attestation.reader';
-import { randomUUID } from 'node:crypto';
+import { orderedUuid } from '../../../database/ordered-uuid';
 import { EntityManager } from 'typeorm';
 import { normaliseExternalUrls } from '../../../common/evidence/evidence-validators';
 import { NotFoundError } from '../../../common/errors/app-error';
@@ -145,7 +145,7 @@ export class AttestationRecorder implements OnModuleInit {
       if (item.fields.repoInfo) await this.repos.register(manager, orgId, item.fields.repoInfo);
     }
 
-    const ids = placed.map((item) => item.slots.map(() => randomUUID()));
+    const ids = placed.map((item) => item.slots.map(() => orderedUuid()));
     const moments = await this.ledger.recordMoments(
       manager,
       'attestation',
@@ -203,7 +203,7 @@ export class AttestationRecorder implements OnModuleInit {
       const pos = (perTrail.get(key) ?? 0) + 1;
       perTrail.set(key, pos);
       const slots = item.fields.targetArtifacts?.length ? [...new Set(item.fields.targetArtifacts)] : [null];
-      const ids = slots.map(() => randomUUID());
+      const ids = slots.map(() => orderedUuid());
       const rows = buildRows(item, UNPLACED, ids, slots, 0).map(
         (row, slot): GroupRow => Object.assign(row, { flow_name: item.input.flowName, trail_name: item.input.trailName, pos, first_slot: slot === 0 }),
       );
