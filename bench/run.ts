@@ -152,6 +152,13 @@ const BENCHES: Record<string, Bench> = {
     options: '[--seconds N] [--runs N] [--main <main.js>] [--node <node binary>]',
     quick: '--seconds 1',
   },
+  ids: {
+    script: 'bench/ids/run.ts',
+    needsBuild: false,
+    what: 'PostgreSQL CPU and WAL per attestation row inserted into a large table: random ids against time-ordered ones',
+    options: '[--prefill N] [--rows N]',
+    quick: '--prefill 2000 --rows 2000',
+  },
   'evidence-log': {
     script: 'bench/evidence-log/run.ts',
     needsBuild: true,
