@@ -12,6 +12,7 @@
 import * as YAML from 'yaml';
 import { RegoError } from './errors';
 import { parseModule } from './parser/parser';
+import { isPlainObject } from './value';
 
 export interface BundleManifest {
   revision?: string;
@@ -176,10 +177,6 @@ function checkDataRoots(roots: string[], mount: string[], doc: unknown, where: s
     throw new RegoError('rego_compile_error', `manifest roots ${rootsText(roots)} do not permit data at path '/${path.join('/')}' (file ${where})`);
   };
   visit(mount, doc);
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**
