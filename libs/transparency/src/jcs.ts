@@ -19,6 +19,23 @@ export function canonicalJson(value: unknown): string {
 /** Thrown by `serialize` at a value with no JSON form (then `assertJsonValue` says where it is). */
 const NO_JSON_FORM = Symbol('no JSON form');
 
+/**
+ * Member names as JSON strings, remembered: the records of one kind repeat the same few dozen names, and a map
+ * lookup costs less than quoting again (a sixth of an attestation's canonical JSON). Bounded: names past the
+ * first QUOTED_MAX are quoted each time.
+ */
+const quoted = new Map<string, string>();
+const QUOTED_MAX = 4096;
+
+function quotedKey(key: string): string {
+  let text = quoted.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(key);
+    if (quoted.size < QUOTED_MAX) quoted.set(key, text);
+  }
+  return text;
+}
+
 function serialize(value: unknown): string {
   switch (typeof value) {
     case 'string':
@@ -39,7 +56,7 @@ function serialize(value: unknown): string {
       const object = value as Record<string, unknown>;
       const keys = Object.keys(object).sort();
       let out = '{';
-      for (let i = 0; i < keys.length; i++) out += (i ? ',' : '') + JSON.stringify(keys[i]) + ':' + serialize(object[keys[i]]);
+      for (let i = 0; i < keys.length; i++) out += (i ? ',' : '') + quotedKey(keys[i]) + ':' + serialize(object[keys[i]]);
       return out + '}';
     }
     default:

@@ -106,6 +106,22 @@ export class LogSequencer {
     return out;
   }
 
+  /** The candidates not in the log yet (those of `toCheck` looked up), each once, in order. */
+  private async notLogged(manager: EntityManager, candidates: ReadyEntry[], toCheck: ReadyEntry[]): Promise<ReadyEntry[]> {
+    const seen = await this.repository.alreadyLogged(manager, toCheck);
+    const ready: ReadyEntry[] = [];
+    for (const entry of candidates) {
+      const key = recordKey(entry.orgId, entry.kind, entry.recordId);
+      if (seen.has(key)) {
+        this.logger.warn(`evidence log: ${entry.kind} '${entry.recordId}' is logged already; skipped`, 'EvidenceLog');
+        continue;
+      }
+      seen.add(key);
+      ready.push(entry);
+    }
+    return ready;
+  }
+
   private async integrateBatch(manager: EntityManager): Promise<{ integrated: number; more: boolean; oldestAgeMs: number | null }> {
     const queued = await this.repository.drain(manager, BATCH);
     let more = queued.length === BATCH;
@@ -132,17 +148,8 @@ export class LogSequencer {
     }
     const checkUntil = this.checkUntil;
     const toCheck = candidates.filter((c, i) => i < queuedCount || (checkUntil !== null && c.queuedAt !== null && c.queuedAt.getTime() <= checkUntil));
-    const seen = await this.repository.alreadyLogged(manager, toCheck);
-    const ready: ReadyEntry[] = [];
-    for (const entry of candidates) {
-      const key = recordKey(entry.orgId, entry.kind, entry.recordId);
-      if (seen.has(key)) {
-        this.logger.warn(`evidence log: ${entry.kind} '${entry.recordId}' is logged already; skipped`, 'EvidenceLog');
-        continue;
-      }
-      seen.add(key);
-      ready.push(entry);
-    }
+    // With nothing to check, every candidate is a source's record past its stream's position: each once.
+    const ready = toCheck.length ? await this.notLogged(manager, candidates, toCheck) : candidates;
     await this.repository.integrate(manager, ready);
     for (const { kind, positions } of moved) await this.repository.advance(manager, kind, positions);
     let oldest: Date | null = null;
