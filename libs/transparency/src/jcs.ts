@@ -21,17 +21,18 @@ const NO_JSON_FORM = Symbol('no JSON form');
 
 /**
  * Member names as JSON strings, remembered: the records of one kind repeat the same few dozen names, and a map
- * lookup costs less than quoting again (a sixth of an attestation's canonical JSON). Bounded: names past the
- * first QUOTED_MAX are quoted each time.
+ * lookup costs less than quoting again (a sixth of an attestation's canonical JSON). Bounded, since names come
+ * from clients too: at most QUOTED_MAX names of at most QUOTED_LENGTH characters; others are quoted each time.
  */
 const quoted = new Map<string, string>();
 const QUOTED_MAX = 4096;
+const QUOTED_LENGTH = 64;
 
 function quotedKey(key: string): string {
   let text = quoted.get(key);
   if (text === undefined) {
     text = JSON.stringify(key);
-    if (quoted.size < QUOTED_MAX) quoted.set(key, text);
+    if (quoted.size < QUOTED_MAX && key.length <= QUOTED_LENGTH) quoted.set(key, text);
   }
   return text;
 }
