@@ -14,12 +14,10 @@ import { Client } from 'pg';
 import { cpuSeconds, machine, startStack } from '../ingest/harness';
 import { runLoad } from '../ingest/load';
 import { attestationBodies, BOUNDARY } from '../ingest/requests';
+import { textOptions } from '../options';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
+const option = textOptions(args);
 const SECONDS = Number(option('seconds', '5'));
 const RUNS = Number(option('runs', '1'));
 const NODE = option('node', '') || undefined;

@@ -28,12 +28,10 @@ import * as path from 'node:path';
 import { machine } from '../ingest/harness';
 import { EvaluationRig, startEvaluationRig } from '../evaluations/run';
 import { EnvironmentRig, reportRound, startEnvironmentRig } from '../environments/run';
+import { numberOptions } from '../options';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
+const option = numberOptions(args);
 const builds = args.filter((a, i) => a.endsWith('.js') && args[i - 1] !== '--node-args');
 const BENCH = args.includes('--bench') ? args[args.indexOf('--bench') + 1] : '';
 const NAMES = 'ABCDEFGH';

@@ -9,12 +9,10 @@
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { startEvaluationRig } from '../evaluations/run';
+import { numberOptions } from '../options';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
+const option = numberOptions(args);
 const builds = args.filter((a) => a.endsWith('.js'));
 const REQUESTS = option('requests', 120);
 const TOP = option('top', 12);

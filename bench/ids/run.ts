@@ -15,12 +15,10 @@ import { Client } from 'pg';
 import { startEmbeddedPostgres } from '../../src/database/embedded/embedded-postgres';
 import { orderedUuid } from '../../src/database/ordered-uuid';
 import { cpuSeconds, machine } from '../ingest/harness';
+import { numberOptions } from '../options';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
+const option = numberOptions(args);
 const PREFILL = option('prefill', 2_000_000);
 const ROWS = option('rows', 200_000);
 const GROUP = 16;

@@ -15,12 +15,10 @@ import * as os from 'node:os';
 import { cpuSeconds, machine, startStack, Stack } from './harness';
 import { runLoad } from './load';
 import { attestationBodies, BOUNDARY, startBare } from './requests';
+import { numberOptions } from '../options';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
+const option = numberOptions(args);
 const builds = args.filter((a) => /\.js(@.+)?$/.test(a)).map((a) => {
   const at = a.indexOf('.js@');
   return at < 0 ? { main: a, node: undefined } : { main: a.slice(0, at + 3), node: a.slice(at + 4) };

@@ -10,12 +10,10 @@ import { Client } from 'pg';
 import { machine, startStack } from './harness';
 import { runLoad } from './load';
 import { attestationBodies, BOUNDARY } from './requests';
+import { textOptions } from '../options';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
+const option = textOptions(args);
 const SECONDS = Number(option('seconds', '10'));
 const TOP = Number(option('top', '15'));
 const CLIENTS = 16;

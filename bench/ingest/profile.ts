@@ -16,12 +16,10 @@ import * as path from 'node:path';
 import { machine, startStack } from './harness';
 import { runLoad } from './load';
 import { attestationBodies, BOUNDARY } from './requests';
+import { textOptions } from '../options';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
+const option = textOptions(args);
 const SECONDS = Number(option('seconds', '10'));
 const TOP = Number(option('top', '40'));
 const CLIENTS = 16;

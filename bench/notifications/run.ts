@@ -17,12 +17,10 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { machine, percentile, request, startStack } from '../ingest/harness';
 import { BOUNDARY, multipart } from '../ingest/requests';
+import { numberOptions } from '../options';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
+const option = numberOptions(args);
 const RATE = option('rate', 50);
 const SECONDS = option('seconds', 60);
 const HANG = args.includes('--hang');
