@@ -55,9 +55,16 @@ const BENCHES: Record<string, Bench> = {
   'ingest-pg': {
     script: 'bench/ingest/pg-statements.ts',
     needsBuild: true,
-    what: 'where PostgreSQL\'s time goes per 1 KB attestation: pg_stat_statements per statement, rows and HOT updates per table',
-    options: '[--seconds N] [--top N] [--main MAIN_JS]',
+    what: 'where PostgreSQL\'s time goes per 1 KB attestation: pg_stat_statements per statement (planning apart), rows and HOT updates per table',
+    options: '[--seconds N] [--top N] [--node BINARY] [--main MAIN_JS]',
     quick: '--seconds 2 --top 5',
+  },
+  'ingest-pg-perf': {
+    script: 'bench/ingest/pg-perf.ts',
+    needsBuild: true,
+    what: 'where PostgreSQL\'s CPU goes per 1 KB attestation, inside the server: perf samples of its processes by area (needs perf)',
+    options: '[--seconds N] [--node BINARY] [--main MAIN_JS] [--keep FILE]',
+    quick: '--seconds 1',
   },
   junit: {
     script: 'bench/junit/run.ts',

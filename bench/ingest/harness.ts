@@ -88,6 +88,7 @@ export async function startStack(
     await c.connect();
     await c.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
     await c.query(`ALTER SYSTEM SET pg_stat_statements.track = 'all'`);
+    await c.query(`ALTER SYSTEM SET pg_stat_statements.track_planning = on`);
     await c.end();
     await db.stop();
     db = await startEmbeddedPostgres({ dataDir, port: db.port });

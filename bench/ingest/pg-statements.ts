@@ -3,7 +3,7 @@
  * pg_stat_statements, loads it with generic attestations (1 KB data_json, 16 clients), and lists each statement's
  * calls and execution time per request (planning included), with the cluster's CPU per request for scale.
  * Execution time is time inside the executor (lock waits included), not CPU; the shares are what this is for.
- * Run: `npm run build && npx ts-node --transpile-only bench/ingest/pg-statements.ts [--seconds N] [--main <main.js>] [--top N]`.
+ * Run: `npm run build && npx ts-node --transpile-only bench/ingest/pg-statements.ts [--seconds N] [--main <main.js>] [--node <binary>] [--top N]`.
  */
 import * as os from 'node:os';
 import { Client } from 'pg';
@@ -19,7 +19,8 @@ const TOP = Number(option('top', '15'));
 const CLIENTS = 16;
 
 async function main() {
-  const stack = await startStack({ main: option('main', 'dist/src/main.js'), statementStats: true });
+  const node = option('node', '') || undefined;
+  const stack = await startStack({ main: option('main', 'dist/src/main.js'), node, statementStats: true, asyncCommit: args.includes('--async-commit') });
   const db = new Client({ connectionString: stack.dbUrl });
   await db.connect();
   try {
@@ -56,7 +57,7 @@ async function main() {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const after = await tables();
     const rows = await db.query(
-      `SELECT calls, total_exec_time + total_plan_time AS ms, rows, wal_bytes, query
+      `SELECT calls, total_exec_time + total_plan_time AS ms, plans, total_plan_time AS plan_ms, rows, wal_bytes, query
          FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time + total_plan_time DESC`,
     );
     const per = (x: number) => x / r.requests;
@@ -73,11 +74,11 @@ async function main() {
         .map(([kind, seconds]) => `${kind} ${((seconds * 1e6) / r.requests).toFixed(1)} us`)
         .join(', ')}`,
     );
-    console.log(`  us/req  calls/req  us/call  WAL B/req  statement`);
+    console.log(`  us/req  calls/req  us/call  plans/call  plan us/call  WAL B/req  statement`);
     for (const row of rows.rows.slice(0, TOP)) {
       const text = String(row.query).replace(/\s+/g, ' ');
       console.log(
-        `${(per(Number(row.ms)) * 1000).toFixed(1).padStart(8)} ${per(Number(row.calls)).toFixed(3).padStart(10)} ${((Number(row.ms) * 1000) / Number(row.calls)).toFixed(1).padStart(8)} ${per(Number(row.wal_bytes)).toFixed(0).padStart(10)}  ${text.slice(0, 160)}`,
+        `${(per(Number(row.ms)) * 1000).toFixed(1).padStart(8)} ${per(Number(row.calls)).toFixed(3).padStart(10)} ${((Number(row.ms) * 1000) / Number(row.calls)).toFixed(1).padStart(8)} ${(Number(row.plans) / Number(row.calls)).toFixed(2).padStart(11)} ${((Number(row.plan_ms) * 1000) / Math.max(1, Number(row.plans))).toFixed(1).padStart(13)} ${per(Number(row.wal_bytes)).toFixed(0).padStart(10)}  ${text.slice(0, 160)}`,
       );
     }
     console.log(`\nrows per request: table (indexes): inserted, updated (of which HOT)`);
