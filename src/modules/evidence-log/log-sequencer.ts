@@ -15,6 +15,13 @@ export interface Integrated {
 /** Queued entries (and records of each source) integrated per transaction. */
 const BATCH = 2000;
 
+/**
+ * Entries whose leaves are built between two turns of the event loop. Building one (canonical JSON, hashes) takes
+ * about 10 us: a round of a busy second holds hundreds of them, and built in one go they would hold up the
+ * requests and group commits of those milliseconds (bench/RESULTS.md, session 12).
+ */
+const LEAVES_PER_TURN = 64;
+
 /** Margin on the first design's last entry time when deciding which sourced records need the duplicate check. */
 const FIRST_DESIGN_MARGIN_MS = 60 * 60 * 1000;
 
@@ -132,7 +139,9 @@ export class LogSequencer {
       const found = await source.next(manager, await this.repository.cursors(manager, kind), BATCH);
       if (found.length === BATCH) more = true;
       const positions = new Map<string, number>();
-      for (const { stream, position, item } of found) {
+      for (let i = 0; i < found.length; i++) {
+        if (i && i % LEAVES_PER_TURN === 0) await nextTurn();
+        const { stream, position, item } = found[i];
         positions.set(stream, Math.max(position, positions.get(stream) ?? 0));
         candidates.push({ orgId: item.orgId, kind, recordId: item.id, ...buildEntry({ ...item, kind }), queuedAt: new Date(item.recordedAt) });
       }
@@ -156,6 +165,11 @@ export class LogSequencer {
     for (const entry of ready) if (entry.queuedAt && (!oldest || entry.queuedAt < oldest)) oldest = entry.queuedAt;
     return { integrated: ready.length, more, oldestAgeMs: oldest ? await this.repository.ageOf(manager, oldest) : null };
   }
+}
+
+/** The event loop's next turn: what waits (requests, group commits) runs first. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function isClientError(error: unknown): error is AppError {

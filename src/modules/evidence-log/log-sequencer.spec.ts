@@ -1,0 +1,78 @@
+import { EntityManager } from 'typeorm';
+import { JsonLogger } from '../../common/logging/json-logger';
+import { EvidenceLog, LogSource } from './evidence-log';
+import { LogSequencer } from './log-sequencer';
+import { EvidenceLogRepository, ReadyEntry } from './persistence/evidence-log.repository';
+
+/**
+ * The sequencer's round with its database replaced: a source with `count` committed records, each built into its
+ * leaf by the real code. A probe counts the event loop's turns (a setImmediate that schedules itself) from the
+ * moment the source's records are read to the moment the round writes their entries.
+ */
+async function round(count: number): Promise<{ entries: ReadyEntry[]; turnsWhileBuilding: number }> {
+  let turns = 0;
+  let probing = true;
+  const probe = () => {
+    turns++;
+    if (probing) setImmediate(probe);
+  };
+  let turnsAtRead = 0;
+  let turnsAtWrite = 0;
+  let written: ReadyEntry[] = [];
+  const manager = {} as EntityManager;
+  const repository = {
+    asSequencer: <T>(work: (m: EntityManager) => Promise<T>) => work(manager),
+    drain: async () => [],
+    cursors: async () => [],
+    firstDesignLoggedUntil: async () => null,
+    integrate: async (_m: EntityManager, entries: ReadyEntry[]) => {
+      turnsAtWrite = turns;
+      written = entries;
+    },
+    advance: async () => undefined,
+    ageOf: async () => 0,
+  } as unknown as EvidenceLogRepository;
+  const source: LogSource = {
+    next: async () => {
+      turnsAtRead = turns;
+      return Array.from({ length: count }, (_, i) => ({
+        stream: 'flow-1',
+        position: i + 1,
+        item: {
+          orgId: 'org-1',
+          org: 'acme',
+          kind: 'attestation',
+          id: `record-${i}`,
+          record: { attestation_id: `record-${i}`, user_data: { filler: 'x'.repeat(800) } },
+          recordedAt: '2026-11-27T16:40:00.000001Z',
+        },
+      }));
+    },
+    render: async () => [],
+  };
+  const evidenceLog = { allSources: () => [['attestation', source]], renderer: () => undefined } as unknown as EvidenceLog;
+  const sequencer = new LogSequencer(repository, evidenceLog, new JsonLogger('error', 'json'));
+  setImmediate(probe);
+  try {
+    await sequencer.integrate();
+  } finally {
+    probing = false;
+  }
+  return { entries: written, turnsWhileBuilding: turnsAtWrite - turnsAtRead };
+}
+
+describe('LogSequencer round', () => {
+  it('builds a busy second of leaves in slices, giving the event loop a turn between them (requests and group commits are not held up)', async () => {
+    const { entries, turnsWhileBuilding } = await round(640);
+    expect(entries).toHaveLength(640);
+    expect(entries.map((e) => e.recordId)).toEqual(Array.from({ length: 640 }, (_, i) => `record-${i}`));
+    // 640 leaves, 64 per turn: at least 9 turns of the loop happen between the read and the write.
+    expect(turnsWhileBuilding).toBeGreaterThanOrEqual(9);
+  });
+
+  it('builds a small round without waiting for a turn', async () => {
+    const { entries, turnsWhileBuilding } = await round(10);
+    expect(entries).toHaveLength(10);
+    expect(turnsWhileBuilding).toBe(0);
+  });
+});
