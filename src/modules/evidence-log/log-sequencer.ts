@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
+import { nextTurn } from '../../common/event-loop/next-turn';
 import { JsonLogger } from '../../common/logging/json-logger';
 import { buildEntry, EvidenceLog, LogAppend, LogRef, LogRenderer } from './evidence-log';
 import { EvidenceLogRepository, QueuedEntry, ReadyEntry, recordKey } from './persistence/evidence-log.repository';
@@ -165,11 +166,6 @@ export class LogSequencer {
     for (const entry of ready) if (entry.queuedAt && (!oldest || entry.queuedAt < oldest)) oldest = entry.queuedAt;
     return { integrated: ready.length, more, oldestAgeMs: oldest ? await this.repository.ageOf(manager, oldest) : null };
   }
-}
-
-/** The event loop's next turn: what waits (requests, group commits) runs first. */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function isClientError(error: unknown): error is AppError {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { alignedRanges, emptyRoot, foldAligned, nodeHash } from '../../../../libs/transparency/src';
+import { nextTurn } from '../../../common/event-loop/next-turn';
 
 /** A queued entry: its leaf built by the writer, or a reference its kind's renderer reads the record by. */
 export type QueuedEntry = {
@@ -48,6 +49,9 @@ const log2 = (n: number): number => 31 - Math.clz32(n);
  * hashes when a proof needs them (at most 15 leaves read per step): one stored row per 16 entries, not per one.
  */
 const STORED_FROM = 4;
+
+/** Entries placed in the tree (rows and the subtrees they complete) between two turns of the event loop. */
+const NODES_PER_TURN = 128;
 
 /** Arbitrary constant: one sequencer at a time, whatever the number of processes. */
 const SEQUENCER_LOCK = 7_262_026_025;
@@ -165,7 +169,9 @@ export class EvidenceLogRepository {
       const first = await this.sizeIn(manager, orgId);
       // The frontier: the complete subtrees of the tree as it is, the left siblings new leaves may complete.
       const known = await this.subtrees(manager, orgId, alignedRanges(0, first));
-      part.forEach((entry, k) => {
+      for (let k = 0; k < part.length; k++) {
+        if (k && k % NODES_PER_TURN === 0) await nextTurn();
+        const entry = part[k];
         const i = first + k;
         rows.push({ org_id: orgId, idx: i, kind: entry.kind, record_id: entry.recordId, leaf: entry.leaf, leaf_hash: entry.leafHash.toString('hex'), queued_at: entry.queuedAt });
         known.set(`0/${i}`, entry.leafHash);
@@ -183,7 +189,7 @@ export class EvidenceLogRepository {
           subtrees.start.push(start);
           subtrees.hash.push(hash);
         }
-      });
+      }
     }
     if (!rows.length) return;
     // One JSON text for the batch: serialized natively, where array parameters escape every leaf in JavaScript.

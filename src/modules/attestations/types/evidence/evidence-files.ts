@@ -1,5 +1,6 @@
 import { createGunzip } from 'node:zlib';
 import { PayloadTooLargeError } from '../../../../common/errors/app-error';
+import { nextTurn } from '../../../../common/event-loop/next-turn';
 import { EvidenceFormatError } from './evidence-format-error';
 import type { FileSink } from './file-sink';
 import { looksLikeTar, TarReader } from './tar-reader';
@@ -44,7 +45,7 @@ async function feed(content: Buffer, write: (slice: Buffer) => void): Promise<vo
     sinceYield += slice.length;
     if (sinceYield >= YIELD_EVERY) {
       sinceYield = 0;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   }
 }
