@@ -152,3 +152,16 @@ describe('RegoSandbox with a worker that ignores its deadline', () => {
     expect(steps[2].result).toMatchObject({ ok: true, value: 'after' });
   });
 });
+
+describe('RegoSandbox with the options the service gives it (heap cap 256 MB, no young generation cap of its own)', () => {
+  let steps: Step[];
+  beforeAll(() => {
+    steps = drive({ minThreads: 1, maxThreads: 1, defaultDeadlineMs: 60_000 }, [{ files: HUGE, query: 'data.big.n' }, AFTER]);
+  });
+
+  it('stops a policy that exhausts memory in its worker, and the process goes on (on Node 24 it once aborted the process)', () => {
+    expect(steps[0].result).toMatchObject({ ok: false, error: { code: 'policy_resource_limit' } });
+    expect(steps[1].result).toMatchObject({ ok: true, value: true });
+    expect(steps[1].threads).toBe(1);
+  });
+});
