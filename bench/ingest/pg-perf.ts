@@ -15,14 +15,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { machine, startStack } from './harness';
-import { runLoad } from './load';
-import { attestationBodies, BOUNDARY } from './requests';
+import { attestationLoad } from './requests';
 import { textOptions } from '../options';
 
 const args = process.argv.slice(2);
 const option = textOptions(args);
 const SECONDS = Number(option('seconds', '4'));
-const CLIENTS = 16;
 
 /**
  * Areas, first match wins (checked in this order against every function of a sample's stack). The order puts
@@ -74,17 +72,7 @@ async function main() {
   const stack = await startStack({ main: option('main', 'dist/src/main.js'), node: option('node', '') || undefined });
   const data = option('keep', '') || path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'veritrail-pg-perf-')), 'perf.data');
   try {
-    const load = (ms: number) =>
-      runLoad({
-        url: stack.baseUrl,
-        method: 'POST',
-        headers: { Authorization: `Bearer ${stack.apiKey}`, 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` },
-        path: (i) => `/api/v2/attestations/${stack.orgName}/pg-perf-flow/trail/trail-${i % CLIENTS}/generic`,
-        body: attestationBodies(0),
-        concurrency: CLIENTS,
-        durationMs: ms,
-        expectStatus: 201,
-      });
+    const load = attestationLoad(stack, 'pg-perf-flow');
     await load(3000);
     const postmaster = Number(fs.readFileSync(path.join(stack.dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
     const children = fs.readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);

@@ -3,20 +3,19 @@
  * pg_stat_statements, loads it with generic attestations (1 KB data_json, 16 clients), and lists each statement's
  * calls and execution time per request (planning included), with the cluster's CPU per request for scale.
  * Execution time is time inside the executor (lock waits included), not CPU; the shares are what this is for.
- * Run: `npm run build && npx ts-node --transpile-only bench/ingest/pg-statements.ts [--seconds N] [--main <main.js>] [--node <binary>] [--top N]`.
+ * Run: `npm run build && npx ts-node --transpile-only bench/ingest/pg-statements.ts [--seconds N] [--main <main.js>] [--node <binary>] [--top N]
+ * [--async-commit]` (`--async-commit`, diagnostic: the cluster with synchronous_commit off, to see what commits cost).
  */
 import * as os from 'node:os';
 import { Client } from 'pg';
 import { machine, startStack } from './harness';
-import { runLoad } from './load';
-import { attestationBodies, BOUNDARY } from './requests';
+import { attestationLoad } from './requests';
 import { textOptions } from '../options';
 
 const args = process.argv.slice(2);
 const option = textOptions(args);
 const SECONDS = Number(option('seconds', '10'));
 const TOP = Number(option('top', '15'));
-const CLIENTS = 16;
 
 async function main() {
   const node = option('node', '') || undefined;
@@ -24,17 +23,7 @@ async function main() {
   const db = new Client({ connectionString: stack.dbUrl });
   await db.connect();
   try {
-    const load = (ms: number) =>
-      runLoad({
-        url: stack.baseUrl,
-        method: 'POST',
-        headers: { Authorization: `Bearer ${stack.apiKey}`, 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` },
-        path: (i) => `/api/v2/attestations/${stack.orgName}/pg-flow/trail/trail-${i % CLIENTS}/generic`,
-        body: attestationBodies(0),
-        concurrency: CLIENTS,
-        durationMs: ms,
-        expectStatus: 201,
-      });
+    const load = attestationLoad(stack, 'pg-flow');
     await load(3000);
     await db.query(`SELECT pg_stat_statements_reset()`);
     const tables = async () =>

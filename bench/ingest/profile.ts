@@ -14,15 +14,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { machine, startStack } from './harness';
-import { runLoad } from './load';
-import { attestationBodies, BOUNDARY } from './requests';
+import { attestationBodies, attestationLoad } from './requests';
 import { textOptions } from '../options';
 
 const args = process.argv.slice(2);
 const option = textOptions(args);
 const SECONDS = Number(option('seconds', '10'));
 const TOP = Number(option('top', '40'));
-const CLIENTS = 16;
 const ATTACHMENT_KB = Number(option('attachment-kb', '0'));
 
 interface ProfileNode {
@@ -73,17 +71,7 @@ async function main() {
   const node = option('node', '') || undefined;
   const body = attestationBodies(ATTACHMENT_KB);
   const stack = await startStack({ main: option('main', 'dist/src/main.js'), node, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
-  const load = (ms: number) =>
-    runLoad({
-      url: stack.baseUrl,
-      method: 'POST',
-      headers: { Authorization: `Bearer ${stack.apiKey}`, 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` },
-      path: (i) => `/api/v2/attestations/${stack.orgName}/profile-flow/trail/trail-${i % CLIENTS}/generic`,
-      body,
-      concurrency: CLIENTS,
-      durationMs: ms,
-      expectStatus: 201,
-    });
+  const load = attestationLoad(stack, 'profile-flow', body);
   let requests = 0;
   let from = 0n;
   let to = 0n;

@@ -6,7 +6,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { freePort } from '../../src/database/embedded/embedded-postgres';
-import { request } from './harness';
+import { request, Stack } from './harness';
+import { LoadResult, runLoad } from './load';
 
 const BARE_SERVER = `
 const express = require('express');
@@ -85,4 +86,27 @@ export function attestationBodies(attachmentKb: number): (i: number) => Buffer {
     payload.writeDoubleBE(Date.now(), 8);
     return multipart(dataJson, payload);
   };
+}
+
+/**
+ * The profiling scripts' load: `clients` keep-alive clients posting generic attestations to a stack, client k to
+ * `trail-k` of `flow`, with `body` (default: a 1 KB data_json, no attachment). Answers a run of `ms` milliseconds.
+ */
+export function attestationLoad(
+  stack: Pick<Stack, 'baseUrl' | 'apiKey' | 'orgName'>,
+  flow: string,
+  body: Buffer | ((i: number) => Buffer) = attestationBodies(0),
+  clients = 16,
+): (ms: number) => Promise<LoadResult> {
+  return (ms) =>
+    runLoad({
+      url: stack.baseUrl,
+      method: 'POST',
+      headers: { Authorization: `Bearer ${stack.apiKey}`, 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` },
+      path: (i) => `/api/v2/attestations/${stack.orgName}/${flow}/trail/trail-${i % clients}/generic`,
+      body,
+      concurrency: clients,
+      durationMs: ms,
+      expectStatus: 201,
+    });
 }
