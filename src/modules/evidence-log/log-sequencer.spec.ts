@@ -1,15 +1,28 @@
 import { EntityManager } from 'typeorm';
 import { JsonLogger } from '../../common/logging/json-logger';
-import { EvidenceLog, LogSource } from './evidence-log';
+import { EvidenceLog, LogAppend, LogRenderer, LogSource } from './evidence-log';
 import { LogSequencer } from './log-sequencer';
-import { EvidenceLogRepository, ReadyEntry } from './persistence/evidence-log.repository';
+import { EvidenceLogRepository, QueuedEntry, ReadyEntry } from './persistence/evidence-log.repository';
+
+/** Record i as its kind's read route would give it. */
+function record(i: number): LogAppend {
+  return {
+    orgId: 'org-1',
+    org: 'acme',
+    kind: 'attestation',
+    id: `record-${i}`,
+    record: { attestation_id: `record-${i}`, user_data: { filler: 'x'.repeat(800) } },
+    recordedAt: '2026-11-27T16:40:00.000001Z',
+  };
+}
 
 /**
- * The sequencer's round with its database replaced: a source with `count` committed records, each built into its
- * leaf by the real code. A probe counts the event loop's turns (a setImmediate that schedules itself) from the
- * moment the source's records are read to the moment the round writes their entries.
+ * The sequencer's round with its database replaced: `count` committed records, from a source (records that are
+ * their own queue) or queued by reference and read by their kind's renderer, each built into its leaf by the real
+ * code. A probe counts the event loop's turns (a setImmediate that schedules itself) from the moment the records
+ * are read to the moment the round writes their entries.
  */
-async function round(count: number): Promise<{ entries: ReadyEntry[]; turnsWhileBuilding: number }> {
+async function round(count: number, via: 'source' | 'queue' = 'source'): Promise<{ entries: ReadyEntry[]; turnsWhileBuilding: number }> {
   let turns = 0;
   let probing = true;
   const probe = () => {
@@ -22,9 +35,13 @@ async function round(count: number): Promise<{ entries: ReadyEntry[]; turnsWhile
   const manager = {} as EntityManager;
   const repository = {
     asSequencer: <T>(work: (m: EntityManager) => Promise<T>) => work(manager),
-    drain: async () => [],
+    drain: async (): Promise<QueuedEntry[]> =>
+      via === 'queue'
+        ? Array.from({ length: count }, (_, i) => ({ orgId: 'org-1', kind: 'attestation', recordId: `record-${i}`, queuedAt: new Date(0), leaf: null, leafHash: null, ref: { i } }))
+        : [],
     cursors: async () => [],
     firstDesignLoggedUntil: async () => null,
+    alreadyLogged: async () => new Set<string>(),
     integrate: async (_m: EntityManager, entries: ReadyEntry[]) => {
       turnsAtWrite = turns;
       written = entries;
@@ -35,22 +52,15 @@ async function round(count: number): Promise<{ entries: ReadyEntry[]; turnsWhile
   const source: LogSource = {
     next: async () => {
       turnsAtRead = turns;
-      return Array.from({ length: count }, (_, i) => ({
-        stream: 'flow-1',
-        position: i + 1,
-        item: {
-          orgId: 'org-1',
-          org: 'acme',
-          kind: 'attestation',
-          id: `record-${i}`,
-          record: { attestation_id: `record-${i}`, user_data: { filler: 'x'.repeat(800) } },
-          recordedAt: '2026-11-27T16:40:00.000001Z',
-        },
-      }));
+      return via === 'source' ? Array.from({ length: count }, (_, i) => ({ stream: 'flow-1', position: i + 1, item: record(i) })) : [];
     },
     render: async () => [],
   };
-  const evidenceLog = { allSources: () => [['attestation', source]], renderer: () => undefined } as unknown as EvidenceLog;
+  const renderer: LogRenderer = async (refs) => {
+    turnsAtRead = turns;
+    return refs.map((ref) => record(Number(ref.ref.i)));
+  };
+  const evidenceLog = { allSources: () => (via === 'source' ? [['attestation', source]] : []), renderer: () => renderer } as unknown as EvidenceLog;
   const sequencer = new LogSequencer(repository, evidenceLog, new JsonLogger('error', 'json'));
   setImmediate(probe);
   try {
@@ -61,9 +71,9 @@ async function round(count: number): Promise<{ entries: ReadyEntry[]; turnsWhile
   return { entries: written, turnsWhileBuilding: turnsAtWrite - turnsAtRead };
 }
 
-describe('LogSequencer round', () => {
+describe.each(['source', 'queue'] as const)('LogSequencer round, records read from a %s', (via) => {
   it('builds a busy second of leaves in slices, giving the event loop a turn between them (requests and group commits are not held up)', async () => {
-    const { entries, turnsWhileBuilding } = await round(640);
+    const { entries, turnsWhileBuilding } = await round(640, via);
     expect(entries).toHaveLength(640);
     expect(entries.map((e) => e.recordId)).toEqual(Array.from({ length: 640 }, (_, i) => `record-${i}`));
     // 640 leaves, 64 per turn: at least 9 turns of the loop happen between the read and the write.
@@ -71,7 +81,7 @@ describe('LogSequencer round', () => {
   });
 
   it('builds a small round without waiting for a turn', async () => {
-    const { entries, turnsWhileBuilding } = await round(10);
+    const { entries, turnsWhileBuilding } = await round(10, via);
     expect(entries).toHaveLength(10);
     expect(turnsWhileBuilding).toBe(0);
   });

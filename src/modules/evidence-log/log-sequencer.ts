@@ -77,7 +77,8 @@ export class LogSequencer {
       // Rolls the round back: the entries stay queued until a process that knows the kind integrates them.
       if (!renderer) throw new Error(`evidence log: no renderer for kind '${kind}'`);
       const items = await this.render(kind, renderer, part.map((q) => ({ orgId: q.orgId, id: q.recordId, ref: q.ref!, queuedAt: q.queuedAt })));
-      for (const item of items) built.set(`${item.orgId}/${kind}/${item.id}`, buildEntry({ ...item, kind }));
+      const leaves = await leavesOf(kind, items);
+      items.forEach((item, i) => built.set(`${item.orgId}/${kind}/${item.id}`, leaves[i]));
     }
     const ready: ReadyEntry[] = [];
     for (const q of queued) {
@@ -140,12 +141,11 @@ export class LogSequencer {
       const found = await source.next(manager, await this.repository.cursors(manager, kind), BATCH);
       if (found.length === BATCH) more = true;
       const positions = new Map<string, number>();
-      for (let i = 0; i < found.length; i++) {
-        if (i && i % LEAVES_PER_TURN === 0) await nextTurn();
-        const { stream, position, item } = found[i];
+      const leaves = await leavesOf(kind, found.map((f) => f.item));
+      found.forEach(({ stream, position, item }, i) => {
         positions.set(stream, Math.max(position, positions.get(stream) ?? 0));
-        candidates.push({ orgId: item.orgId, kind, recordId: item.id, ...buildEntry({ ...item, kind }), queuedAt: new Date(item.recordedAt) });
-      }
+        candidates.push({ orgId: item.orgId, kind, recordId: item.id, ...leaves[i], queuedAt: new Date(item.recordedAt) });
+      });
       moved.push({ kind, positions });
     }
     if (!candidates.length) return { integrated: 0, more: false, oldestAgeMs: null };
@@ -166,6 +166,16 @@ export class LogSequencer {
     for (const entry of ready) if (entry.queuedAt && (!oldest || entry.queuedAt < oldest)) oldest = entry.queuedAt;
     return { integrated: ready.length, more, oldestAgeMs: oldest ? await this.repository.ageOf(manager, oldest) : null };
   }
+}
+
+/** The leaves of a kind's items, in order, LEAVES_PER_TURN between two turns of the event loop. */
+async function leavesOf(kind: string, items: LogAppend[]): Promise<Array<{ leaf: string; leafHash: Buffer }>> {
+  const leaves: Array<{ leaf: string; leafHash: Buffer }> = [];
+  for (let i = 0; i < items.length; i++) {
+    if (i && i % LEAVES_PER_TURN === 0) await nextTurn();
+    leaves.push(buildEntry({ ...items[i], kind }));
+  }
+  return leaves;
 }
 
 function isClientError(error: unknown): error is AppError {
