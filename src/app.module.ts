@@ -8,7 +8,7 @@ import { AuthenticationGuard } from './common/auth/authentication.guard';
 import { BetaFeatureGuard } from './common/auth/beta-feature.guard';
 import { OrganizationGuard } from './common/auth/organization.guard';
 import { RequestGuards } from './common/auth/request-guards';
-import { Clock, SystemClock } from './common/clock/clock';
+import { Clock, SystemClock, SystemTimer, Timer } from './common/clock/clock';
 import { APP_CONFIG, AppConfig } from './common/config/app-config';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { ResourceRefusals } from './common/errors/resource-refusals';
@@ -29,6 +29,8 @@ export interface AppModuleOptions {
   logger: JsonLogger;
   /** Time for caches and key expiry; SystemClock unless a test passes one it can move. */
   clock?: Clock;
+  /** Short waits (the attestation batcher's); SystemTimer unless a test passes one it fires itself. */
+  timer?: Timer;
   /** The process's metrics; a fresh set unless the caller keeps one (createApp serves it at /metrics). */
   metrics?: Metrics;
 }
@@ -47,12 +49,13 @@ class CoreModule {
         { provide: AdminTokenHolder, useValue: new AdminTokenHolder(options.adminToken) },
         { provide: JsonLogger, useValue: options.logger },
         { provide: Clock, useValue: clock },
+        { provide: Timer, useValue: options.timer ?? new SystemTimer() },
         { provide: Metrics, useValue: metrics },
         { provide: ResourceRefusals, useValue: new ResourceRefusals(options.logger, metrics, clock) },
         // Flows and environments register their renamable names; the exception filter turns an old name's 404 into a 308.
         { provide: RenameRedirects, useValue: new RenameRedirects() },
       ],
-      exports: [APP_CONFIG, AdminTokenHolder, JsonLogger, Clock, Metrics, ResourceRefusals, RenameRedirects],
+      exports: [APP_CONFIG, AdminTokenHolder, JsonLogger, Clock, Timer, Metrics, ResourceRefusals, RenameRedirects],
     };
   }
 }

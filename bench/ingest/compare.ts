@@ -1,7 +1,7 @@
 /**
  * Builds of the service, side by side, for a change whose effect is smaller than this machine's drift.
  * Run: `npx ts-node --transpile-only bench/ingest/compare.ts <A>/src/main.js <B>/src/main.js [<C>/src/main.js ...]
- * [--rounds N] [--seconds N] [--attachment-kb N] [--env NAME=VALUE ...]`, where A, B ... are copies of `dist/` (a copy must stay inside the
+ * [--rounds N] [--seconds N] [--clients N] [--attachment-kb N] [--env NAME=VALUE ...]`, where A, B ... are copies of `dist/` (a copy must stay inside the
  * project folder, e.g. `bench/.work/`, so that it finds node_modules). `<main.js>@<node binary>` runs that build
  * on another Node.js (e.g. one installed by scripts/test-on-node.sh); bare express always runs on this one.
  *
@@ -12,7 +12,7 @@
  * all PostgreSQL processes of its own cluster).
  */
 import * as os from 'node:os';
-import { cpuSeconds, machine, startStack, Stack } from './harness';
+import { cpuSeconds, machine, request, startStack, Stack } from './harness';
 import { runLoad } from './load';
 import { attestationBodies, BOUNDARY, startBare } from './requests';
 import { numberOptions } from '../options';
@@ -27,7 +27,8 @@ const NAMES = 'ABCDEFGH';
 const ROUNDS = option('rounds', 10);
 const SECONDS = option('seconds', 3);
 const ATTACHMENT_KB = option('attachment-kb', 0);
-const CLIENTS = 16;
+/** Concurrent clients (16 unless told: `--clients N`). */
+const CLIENTS = option('clients', 16);
 /** Settings for every build, e.g. `--env LOG_LEVEL=info` (an access log line per request; the default is warn). */
 const ENV: Record<string, string> = Object.fromEntries(
   args.flatMap((a, i) => (a === '--env' && args[i + 1]?.includes('=') ? [[args[i + 1].split('=')[0], args[i + 1].split('=').slice(1).join('=')]] : [])),
@@ -35,6 +36,13 @@ const ENV: Record<string, string> = Object.fromEntries(
 
 function loadAverage(): string {
   return os.loadavg().map((l) => l.toFixed(1)).join(' ');
+}
+
+/** The service's group commits so far: how many, and how many attestations they took (its /metrics). */
+async function groupCommits(stack: Stack): Promise<{ groups: number; attestations: number }> {
+  const text = (await request(`${stack.baseUrl}/metrics`)).body;
+  const figure = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return { groups: figure('veritrail_ingest_group_size_count'), attestations: figure('veritrail_ingest_group_size_sum') };
 }
 
 function median(values: number[]): number {
@@ -71,6 +79,7 @@ async function main() {
     const ratios: number[][] = builds.map(() => []);
     const serviceCpu: number[][] = builds.map(() => []);
     const postgresCpu: number[][] = builds.map(() => []);
+    const groupSize: number[][] = builds.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
       const b = await bareLoad(SECONDS * 1000);
       const line = [`round ${round + 1}: bare ${b.rps.toFixed(0)}`];
@@ -78,18 +87,21 @@ async function main() {
       for (const k of builds.map((_, i) => (i + round) % builds.length)) {
         const cpu0 = cpuSeconds(stacks[k].pid);
         const pg0 = stacks[k].postgresCpuSeconds();
+        const groups0 = await groupCommits(stacks[k]);
         const r = await load(stacks[k], SECONDS * 1000);
         if (r.errors) throw new Error(`build ${NAMES[k]}: ${r.errors} errors (first: ${r.firstError})`);
         serviceCpu[k].push(((cpuSeconds(stacks[k].pid) - cpu0) * 1000) / r.requests);
         postgresCpu[k].push(((stacks[k].postgresCpuSeconds() - pg0) * 1000) / r.requests);
+        const groups1 = await groupCommits(stacks[k]);
+        groupSize[k].push((groups1.attestations - groups0.attestations) / (groups1.groups - groups0.groups));
         ratios[k].push(r.rps / b.rps);
-        line.push(`${NAMES[k]} ${r.rps.toFixed(0)} (${(r.rps / b.rps).toFixed(3)})`);
+        line.push(`${NAMES[k]} ${r.rps.toFixed(0)} (${(r.rps / b.rps).toFixed(3)}; groups of ${groupSize[k][round].toFixed(1)})`);
       }
       console.log(line.join('  '));
     }
     for (let k = 0; k < builds.length; k++) {
       console.log(
-        `${NAMES[k]} ${builds[k].main}${builds[k].node ? ` on ${builds[k].node}` : ''}: ratio to bare, median ${median(ratios[k]).toFixed(3)}; CPU per request: service ${median(serviceCpu[k]).toFixed(3)} ms, PostgreSQL ${median(postgresCpu[k]).toFixed(3)} ms`,
+        `${NAMES[k]} ${builds[k].main}${builds[k].node ? ` on ${builds[k].node}` : ''}: ratio to bare, median ${median(ratios[k]).toFixed(3)}; CPU per request: service ${median(serviceCpu[k]).toFixed(3)} ms, PostgreSQL ${median(postgresCpu[k]).toFixed(3)} ms; attestations per group commit ${median(groupSize[k]).toFixed(1)}`,
       );
     }
     for (let k = 1; k < builds.length; k++) {

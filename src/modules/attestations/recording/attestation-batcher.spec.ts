@@ -1,3 +1,4 @@
+import { Clock, Timer } from '../../../common/clock/clock';
 import { Metrics } from '../../../common/metrics/metrics';
 import { AttestationBatcher } from './attestation-batcher';
 import { GroupCommittedError, RecordAttestationInput } from './attestation-recorder';
@@ -6,7 +7,28 @@ const input = (trailName: string, flowName = 'f'): RecordAttestationInput =>
   ({ orgId: 'o', flowName, trailName, actor: 'a', type: {} as any, data: {} }) as RecordAttestationInput;
 const recorded = (i: RecordAttestationInput) => ({ attestationIds: [i.trailName], flowId: 'f', trailId: i.trailName, momentNumber: 1, trailCreated: false });
 
-function setup(fast: (inputs: RecordAttestationInput[]) => Promise<any>) {
+/** A clock the test moves, and a timer the test fires: the batcher's waits happen when the test says. */
+class TestTime {
+  now = 1_000_000;
+  readonly waits: Array<{ ms: number; run: () => void; cancelled: boolean }> = [];
+  readonly clock: Clock = { now: () => this.now };
+  readonly timer: Timer = {
+    after: (ms, run) => {
+      const wait = { ms, run, cancelled: false };
+      this.waits.push(wait);
+      return { cancel: () => (wait.cancelled = true) };
+    },
+  };
+  /** Fires the pending wait (the one not cancelled nor fired). */
+  fire(): void {
+    const pending = this.waits.filter((w) => !w.cancelled);
+    expect(pending).toHaveLength(1);
+    pending[0].cancelled = true;
+    pending[0].run();
+  }
+}
+
+function setup(fast: (inputs: RecordAttestationInput[]) => Promise<any>, time = new TestTime()) {
   const calls: string[] = [];
   const recorder = {
     recordGroupAtOnce: jest.fn(async (inputs: RecordAttestationInput[]) => {
@@ -27,7 +49,20 @@ function setup(fast: (inputs: RecordAttestationInput[]) => Promise<any>) {
   };
   const uow = { run: (work: (m: unknown) => Promise<unknown>) => work({}) };
   const logger = { debug: () => undefined };
-  return { calls, recorder, batcher: new AttestationBatcher(uow as any, recorder as any, logger as any, new Metrics({ processMetrics: false })) };
+  const batcher = new AttestationBatcher(uow as any, recorder as any, logger as any, new Metrics({ processMetrics: false }), time.clock, time.timer);
+  return { calls, recorder, batcher, time };
+}
+
+/** A one-statement path whose groups commit when the test says (`commit()` commits the oldest in flight). */
+function heldGroups() {
+  const held: Array<() => void> = [];
+  const fast = (inputs: RecordAttestationInput[]) => new Promise<any>((resolve) => held.push(() => resolve(inputs.map(recorded))));
+  const commit = async () => {
+    held.shift()!();
+    // let the answers and the next drain run
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+  };
+  return { fast, commit };
 }
 
 describe('AttestationBatcher', () => {
@@ -70,5 +105,75 @@ describe('AttestationBatcher', () => {
     const results = await Promise.allSettled(['t1', 't2', 't3'].map((t) => batcher.record(input(t))));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
     expect(calls).toEqual(['fast:t1', 'fast:t2,t3']);
+  });
+
+  describe('under a steady load, waits after a commit for a fuller group', () => {
+    /** r1 alone, then r2..r8 while it is in flight, then the second group (7) in flight. */
+    async function loaded() {
+      const groups = heldGroups();
+      const env = setup(groups.fast);
+      const answers: Array<Promise<unknown>> = [];
+      const send = (...names: string[]) => names.forEach((n) => answers.push(env.batcher.record(input(n))));
+      send('r1');
+      send('r2', 'r3', 'r4', 'r5', 'r6', 'r7', 'r8');
+      await groups.commit();
+      expect(env.calls).toEqual(['fast:r1', 'fast:r2,r3,r4,r5,r6,r7,r8']);
+      expect(env.time.waits).toHaveLength(0);
+      return { ...env, ...groups, send, answers };
+    }
+
+    it('sends the group once it holds the target, without waiting out the time', async () => {
+      const { calls, time, commit, send, answers } = await loaded();
+      // 9 waiting at once (7 in flight, 2 queued): the target is 7
+      send('r9', 'r10');
+      await commit();
+      // two queued after the commit: the batcher waits, at most 2 ms
+      expect(calls).toHaveLength(2);
+      expect(time.waits.map((w) => w.ms)).toEqual([2]);
+      send('r11', 'r12', 'r13', 'r14');
+      expect(calls).toHaveLength(2);
+      send('r15');
+      expect(calls[2]).toBe('fast:r9,r10,r11,r12,r13,r14,r15');
+      expect(time.waits[0].cancelled).toBe(true);
+      await commit();
+      await Promise.all(answers);
+    });
+
+    it('sends what it has when the wait runs out', async () => {
+      const { calls, time, commit, send, answers } = await loaded();
+      send('r9', 'r10');
+      await commit();
+      expect(calls).toHaveLength(2);
+      time.fire();
+      expect(calls[2]).toBe('fast:r9,r10');
+      await commit();
+      await Promise.all(answers);
+    });
+
+    it('stops waiting once the load has been gone for two seconds', async () => {
+      const { calls, time, commit, send, answers } = await loaded();
+      await commit();
+      time.now += 2_000;
+      send('r9');
+      send('r10');
+      await commit();
+      expect(calls.slice(2)).toEqual(['fast:r9', 'fast:r10']);
+      expect(time.waits).toHaveLength(0);
+      await commit();
+      await Promise.all(answers);
+    });
+  });
+
+  it('never makes one or two writers wait', async () => {
+    const { fast, commit } = heldGroups();
+    const { calls, batcher, time } = setup(fast);
+    const answers = [batcher.record(input('a1')), batcher.record(input('b1'))];
+    await commit();
+    answers.push(batcher.record(input('a2')));
+    await commit();
+    expect(calls).toEqual(['fast:a1', 'fast:b1', 'fast:a2']);
+    expect(time.waits).toHaveLength(0);
+    await commit();
+    await Promise.all(answers);
   });
 });

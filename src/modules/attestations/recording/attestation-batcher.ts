@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock, Timer } from '../../../common/clock/clock';
 import { isDatabaseUnavailable } from '../../../common/errors/database-errors';
 import { insufficientResources } from '../../../common/errors/resource-errors';
 import { JsonLogger } from '../../../common/logging/json-logger';
@@ -6,6 +7,7 @@ import { Metrics } from '../../../common/metrics/metrics';
 import { UnitOfWork } from '../../../database/unit-of-work';
 import { EvidenceStoreUnavailableError } from '../evidence-errors';
 import { AttestationRecorder, GroupCommittedError, PreparedAttestation, RecordAttestationInput, RecordedAttestation } from './attestation-recorder';
+import { GroupWait } from './group-wait';
 
 /** Most attestations one transaction takes. */
 const MAX_BATCH = 64;
@@ -14,6 +16,11 @@ const MAX_BATCH = 64;
  * its commit, so a second group in flight mostly waits for the first; 1 measured best (bench/ingest).
  */
 const GROUPS_IN_FLIGHT = 1;
+/**
+ * The longest a group waits after a commit for the size GroupWait asks (Node's timers are good to a
+ * millisecond): bench/ingest measured 2 ms against none and a fixed size (bench/RESULTS.md, session 13).
+ */
+const GROUP_WAIT_MS = 2;
 /** Attachments this large are written in a transaction of their own. */
 const LARGE_EVIDENCE_BYTES = 1024 * 1024;
 
@@ -28,7 +35,8 @@ interface Pending {
  * durable commits one flow could take only one attestation per WAL flush. Requests that arrive while a
  * group is in flight wait for it to commit and then go together in the next one, whatever their flow or org:
  * one statement, one commit for the whole group. With no concurrent writers a request runs at once, alone:
- * batching adds no delay.
+ * batching adds no delay. Under a steady load of several writers, the next group waits after a commit (at
+ * most GROUP_WAIT_MS) until it holds the size GroupWait asks, so groups are larger and cheaper.
  *
  * A group whose trails all exist and that needs no lookups (no artifact fingerprint, no repo_info) is written
  * by one statement in autocommit (AttestationRecorder.recordGroupAtOnce). Otherwise it is split by flow and
@@ -43,27 +51,57 @@ interface Pending {
 export class AttestationBatcher {
   private readonly queue: Pending[] = [];
   private running = 0;
+  /** Attestations in the groups in flight. */
+  private inFlight = 0;
+  private readonly groupWait: GroupWait;
+  /** The pending wait for a fuller group, if any. */
+  private waiting: { cancel(): void } | null = null;
 
   constructor(
     private readonly uow: UnitOfWork,
     private readonly recorder: AttestationRecorder,
     private readonly logger: JsonLogger,
     private readonly metrics: Metrics,
-  ) {}
+    clock: Clock,
+    private readonly timer: Timer,
+  ) {
+    this.groupWait = new GroupWait(clock);
+  }
 
   record(input: RecordAttestationInput): Promise<RecordedAttestation> {
     if (input.evidence && input.evidence.size > LARGE_EVIDENCE_BYTES) return this.single(input);
     return new Promise<RecordedAttestation>((resolve, reject) => {
       this.queue.push({ input, resolve, reject });
-      this.drain();
+      this.groupWait.observe(this.queue.length + this.inFlight);
+      this.drain(false);
     });
   }
 
-  private drain(): void {
+  /**
+   * Sends the next group if none is in flight. Right after a commit (and while that wait lasts), a queue
+   * shorter than GroupWait's target waits for more, at most GROUP_WAIT_MS; a request that finds the batcher
+   * idle goes at once.
+   */
+  private drain(afterCommit: boolean): void {
     if (this.running >= GROUPS_IN_FLIGHT || !this.queue.length) return;
+    if ((afterCommit || this.waiting) && this.queue.length < this.groupWait.target(MAX_BATCH)) {
+      this.waiting ??= this.timer.after(GROUP_WAIT_MS, () => {
+        this.waiting = null;
+        this.send();
+      });
+      return;
+    }
+    this.send();
+  }
+
+  private send(): void {
+    if (this.running >= GROUPS_IN_FLIGHT || !this.queue.length) return;
+    this.waiting?.cancel();
+    this.waiting = null;
     const group = this.queue.splice(0, MAX_BATCH);
     this.metrics.observeIngestGroup(group.length);
     this.running++;
+    this.inFlight += group.length;
     let released = false;
     // The next group goes to the database as soon as this one is committed, before this one is answered:
     // answering takes the main thread a while, and the database would sit idle meanwhile.
@@ -71,7 +109,8 @@ export class AttestationBatcher {
       if (released) return;
       released = true;
       this.running--;
-      this.drain();
+      this.inFlight -= group.length;
+      this.drain(true);
     };
     void this.runGroup(group, release).finally(release);
   }
