@@ -6,10 +6,11 @@
  * on another Node.js (e.g. one installed by scripts/test-on-node.sh); bare express always runs on this one.
  *
  * Each round loads bare express, then every build (in an order that turns each round), for SECONDS each (16
- * clients, generic attestations with a 1 KB data_json, plus an attachment of N KB with distinct bytes per request
- * when asked). Each build's round is divided by the bare figure of the same round, and each later build's ratio by
- * A's: the median of those paired ratios is the answer, with each build's CPU per request (service process, and
- * all PostgreSQL processes of its own cluster).
+ * clients unless `--clients`, generic attestations with a 1 KB data_json, plus an attachment of N KB with distinct
+ * bytes per request when asked). Each build's round is divided by the bare figure of the same round, and each later
+ * build's ratio by A's: the median of those paired ratios is the answer, with each build's CPU per request (service
+ * process, and all PostgreSQL processes of its own cluster) and the attestations per group commit (its /metrics),
+ * which the statement's fixed costs are shared among.
  */
 import * as os from 'node:os';
 import { cpuSeconds, machine, request, startStack, Stack } from './harness';
