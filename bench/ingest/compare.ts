@@ -9,8 +9,8 @@
  * clients unless `--clients`, generic attestations with a 1 KB data_json, plus an attachment of N KB with distinct
  * bytes per request when asked). Each build's round is divided by the bare figure of the same round, and each later
  * build's ratio by A's: the median of those paired ratios is the answer, with each build's CPU per request (service
- * process, and all PostgreSQL processes of its own cluster) and the attestations per group commit (its /metrics),
- * which the statement's fixed costs are shared among.
+ * process, and all PostgreSQL processes of its own cluster), its median p99 latency, and the attestations per group
+ * commit (its /metrics), which the statement's fixed costs are shared among.
  */
 import * as os from 'node:os';
 import { cpuSeconds, machine, request, startStack, Stack } from './harness';
@@ -81,6 +81,7 @@ async function main() {
     const serviceCpu: number[][] = builds.map(() => []);
     const postgresCpu: number[][] = builds.map(() => []);
     const groupSize: number[][] = builds.map(() => []);
+    const p99: number[][] = builds.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
       const b = await bareLoad(SECONDS * 1000);
       const line = [`round ${round + 1}: bare ${b.rps.toFixed(0)}`];
@@ -96,13 +97,14 @@ async function main() {
         const groups1 = await groupCommits(stacks[k]);
         groupSize[k].push((groups1.attestations - groups0.attestations) / (groups1.groups - groups0.groups));
         ratios[k].push(r.rps / b.rps);
+        p99[k].push(r.p99);
         line.push(`${NAMES[k]} ${r.rps.toFixed(0)} (${(r.rps / b.rps).toFixed(3)}; groups of ${groupSize[k][round].toFixed(1)})`);
       }
       console.log(line.join('  '));
     }
     for (let k = 0; k < builds.length; k++) {
       console.log(
-        `${NAMES[k]} ${builds[k].main}${builds[k].node ? ` on ${builds[k].node}` : ''}: ratio to bare, median ${median(ratios[k]).toFixed(3)}; CPU per request: service ${median(serviceCpu[k]).toFixed(3)} ms, PostgreSQL ${median(postgresCpu[k]).toFixed(3)} ms; attestations per group commit ${median(groupSize[k]).toFixed(1)}`,
+        `${NAMES[k]} ${builds[k].main}${builds[k].node ? ` on ${builds[k].node}` : ''}: ratio to bare, median ${median(ratios[k]).toFixed(3)}; CPU per request: service ${median(serviceCpu[k]).toFixed(3)} ms, PostgreSQL ${median(postgresCpu[k]).toFixed(3)} ms; attestations per group commit ${median(groupSize[k]).toFixed(1)}; p99 ${median(p99[k]).toFixed(1)} ms`,
       );
     }
     for (let k = 1; k < builds.length; k++) {
