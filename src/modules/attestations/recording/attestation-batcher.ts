@@ -18,7 +18,7 @@ const MAX_BATCH = 64;
 const GROUPS_IN_FLIGHT = 1;
 /**
  * The longest a group waits after a commit for the size GroupWait asks (Node's timers are good to a
- * millisecond): bench/ingest measured 2 ms against none and a fixed size (bench/RESULTS.md, session 13).
+ * millisecond): bench/ingest measured 2 ms against none, 1 ms and a fixed size (bench/RESULTS.md, session 13).
  */
 const GROUP_WAIT_MS = 2;
 /** Attachments this large are written in a transaction of their own. */
