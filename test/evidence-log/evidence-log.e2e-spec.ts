@@ -131,7 +131,14 @@ describe('evidence log (attestations)', () => {
     for (const e of entries.entries) {
       const proof = (await get(`/proof/inclusion?index=${e.index}&tree_size=${size2}`).expect(200)).body;
       expect(verifyInclusion(e.index, size2, leafHash(Buffer.from(e.leaf, 'utf8')), proof.audit_path.map((h: string) => decodeHash(h)!), c2.rootHash)).toBe(true);
+      // By its base64 leaf hash too, percent-encoded or as typed (a '+' then arrives as a space).
+      expect((await get(`/proof/inclusion?leaf_hash=${encodeURIComponent(e.leaf_hash)}&tree_size=${size2}`).expect(200)).body).toEqual(proof);
+      expect((await get(`/proof/inclusion?leaf_hash=${e.leaf_hash}&tree_size=${size2}`).expect(200)).body).toEqual(proof);
     }
+    // A base64 hash with a '+' typed as is reads as that hash (unknown here: 404), not as a malformed one (400).
+    const plus = Buffer.alloc(32, 0xfb).toString('base64');
+    expect(plus).toContain('+');
+    await get(`/proof/inclusion?leaf_hash=${plus}&tree_size=${size2}`).expect(404);
 
     // Consistency between the two checkpoints.
     const cons = (await get(`/proof/consistency?first=${c1.size}&second=${size2}`).expect(200)).body;

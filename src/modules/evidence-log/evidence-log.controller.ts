@@ -52,7 +52,9 @@ export class EvidenceLogController {
     if ((query.index === undefined) === (query.leaf_hash === undefined)) {
       throw new ValidationError({ 'query.index': 'give exactly one of index and leaf_hash' });
     }
-    const leafHash = query.leaf_hash === undefined ? undefined : decodeHash(query.leaf_hash);
+    // A base64 hash's '+' arrives as a space when the client did not percent-encode it (form decoding of the
+    // query string); base64 has no spaces, so a space can only have been a '+'.
+    const leafHash = query.leaf_hash === undefined ? undefined : decodeHash(query.leaf_hash.replace(/ /g, '+'));
     if (leafHash === null) throw new ValidationError({ 'query.leaf_hash': 'must be 64 hex digits or the base64 of 32 bytes' });
     if (query.index !== undefined && query.index >= query.tree_size) {
       throw new ValidationError({ 'query.index': 'must be smaller than tree_size' });

@@ -38,7 +38,8 @@ export class ListEntriesHandler implements IQueryHandler<ListEntriesQuery> {
 
   async execute({ props: { orgId, start, limit } }: ListEntriesQuery) {
     const treeSize = await this.log.size(orgId);
-    const entries = start < treeSize ? await this.log.entries(orgId, start, limit) : [];
+    // Bounded by the size answered: entries integrated between the two reads belong to a larger tree.
+    const entries = start < treeSize ? await this.log.entries(orgId, start, Math.min(limit, treeSize - start)) : [];
     return { tree_size: treeSize, entries: entries.map(answer) };
   }
 }
