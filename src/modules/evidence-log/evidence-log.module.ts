@@ -9,6 +9,7 @@ import {
   ConsistencyProofHandler,
   GetCheckpointHandler,
   InclusionProofHandler,
+  InclusionProofsHandler,
   ListEntriesHandler,
   ListLogKeysHandler,
   LookupEntryHandler,
@@ -31,6 +32,7 @@ import {
     GetCheckpointHandler,
     ListEntriesHandler,
     InclusionProofHandler,
+    InclusionProofsHandler,
     ConsistencyProofHandler,
     LookupEntryHandler,
     ListLogKeysHandler,
@@ -43,5 +45,5 @@ export { EvidenceLog } from './evidence-log';
 export type { LogAppend, LogRef, LogRenderer, LogSource, SourcedEntry } from './evidence-log';
 export { LogSigner } from './log-signer';
 // Read messages other modules may dispatch on the query bus (the audit package reads the log as its routes do).
-export { GetCheckpointQuery, InclusionProofQuery, ListEntriesQuery, ListLogKeysQuery, LookupEntryQuery } from './queries/log.queries';
+export { GetCheckpointQuery, InclusionProofQuery, InclusionProofsQuery, ListEntriesQuery, ListLogKeysQuery, LookupEntryQuery } from './queries/log.queries';
 export type { EntryAnswer, KeyAnswer } from './queries/log.queries';

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import { canonicalJson, MemoryTree, parseCheckpoint, parseNote, sha256 } from '../../../../libs/transparency/src';
+import { canonicalJson, parseCheckpoint, parseNote, sha256 } from '../../../../libs/transparency/src';
 import { AppError } from '../../../common/errors/app-error';
 import { FindOrgAttestationQuery, ListFlowAttestationsQuery, OpenAttestationEvidenceQuery, OpenedEvidence } from '../../attestations/attestations.module';
 import { EvaluationArchive } from '../../evaluations/evaluations.module';
-import { GetCheckpointQuery, InclusionProofQuery, ListEntriesQuery, ListLogKeysQuery, LookupEntryQuery } from '../../evidence-log/evidence-log.module';
+import { GetCheckpointQuery, InclusionProofsQuery, ListEntriesQuery, ListLogKeysQuery, LookupEntryQuery } from '../../evidence-log/evidence-log.module';
 import { GetTrailMomentQuery, GetTrailQuery } from '../../trails/trails.module';
 import { PACKAGE_README, PackageManifest } from '../domain/package-layout';
 import { Compression, TarGzipWriter } from '../domain/tar-gzip-writer';
@@ -28,6 +28,8 @@ interface PackageSpec {
 }
 
 const PAGE = 500;
+/** Inclusion proofs asked of the log at once. */
+const PROOF_BATCH = 1000;
 
 interface AttestationShape {
   attestation_id: string;
@@ -78,18 +80,15 @@ export class AuditPackageWriter {
     const checkpoint = parseCheckpoint(parseNote(note).text);
     const size = checkpoint.size;
 
-    // This trail's log entries (covered by the checkpoint), by the locators their leaves carry.
+    // This trail's log entries (covered by the checkpoint), by the locators their leaves carry: the org's log is
+    // read a page at a time and only the subject's entries are kept, so memory does not grow with the log.
     const logged = new Map<string, { kind: string; id: string; index: number; leaf: string; leaf_hash: string; trail?: string; moment?: number }>();
-    // Every leaf hash up to the checkpoint: proofs are computed here from them (and checked against the signed
-    // root below) instead of one query per proof step per record.
-    const tree = new MemoryTree();
     for (let start = 0; start < size; start += 1000) {
       const page: { entries: Array<{ index: number | null; leaf: string; leaf_hash: string }> } = await this.queryBus.execute(
         new ListEntriesQuery({ ...scope, start, limit: Math.min(1000, size - start) }),
       );
       if (page.entries.length === 0) break;
       for (const e of page.entries) {
-        tree.appendLeafHash(Buffer.from(e.leaf_hash, 'base64'));
         const leaf = JSON.parse(e.leaf) as { kind: string; id: string; flow?: string; trail?: string; fingerprint?: string; moment?: number };
         if (e.index !== null && e.index < size && spec.logged(leaf)) {
           logged.set(`${leaf.kind}/${leaf.id}`, { kind: leaf.kind, id: leaf.id, index: e.index, leaf: e.leaf, leaf_hash: e.leaf_hash, trail: leaf.trail, moment: leaf.moment });
@@ -215,14 +214,16 @@ export class AuditPackageWriter {
     const keys = await this.queryBus.execute(new ListLogKeysQuery());
     await add('log/checkpoint', note);
     await add('log/keys.json', json(keys));
-    const local = tree.size === size && tree.root(size).equals(checkpoint.rootHash);
-    for (const leaf of leaves.sort((a, b) => a.index - b.index)) {
-      await add(`log/leaves/${leaf.index}.json`, json({ index: leaf.index, leaf: leaf.leaf, leaf_hash: leaf.leaf_hash }));
-      // The tree read here has the signed root: its proofs are the log's. Otherwise the log module's own answer.
-      const proof = local
-        ? { index: leaf.index, tree_size: size, leaf_hash: leaf.leaf_hash, audit_path: tree.inclusionProof(leaf.index, size).map((h) => h.toString('base64')) }
-        : await this.queryBus.execute(new InclusionProofQuery({ ...scope, index: leaf.index, treeSize: size }));
-      await add(`log/proofs/${leaf.index}.json`, json(proof));
+    leaves.sort((a, b) => a.index - b.index);
+    // The proofs as the log's route answers them, read in batches (the log's stored subtrees: a few statements).
+    for (let from = 0; from < leaves.length; from += PROOF_BATCH) {
+      const batch = leaves.slice(from, from + PROOF_BATCH);
+      const proofs: unknown[] = await this.queryBus.execute(new InclusionProofsQuery({ ...scope, indexes: batch.map((l) => l.index), treeSize: size }));
+      for (let i = 0; i < batch.length; i++) {
+        const leaf = batch[i];
+        await add(`log/leaves/${leaf.index}.json`, json({ index: leaf.index, leaf: leaf.leaf, leaf_hash: leaf.leaf_hash }));
+        await add(`log/proofs/${leaf.index}.json`, json(proofs[i]));
+      }
     }
     await add('README.txt', PACKAGE_README);
     await out.file('manifest.json', Buffer.from(JSON.stringify(manifest, null, 2) + '\n', 'utf8'));

@@ -342,6 +342,15 @@ export class EvidenceLogRepository {
     return { index: r.idx === null ? null : Number(r.idx), leaf: r.leaf, leafHash: r.leaf_hash, ref: r.ref, queuedAt: r.queued_at };
   }
 
+  /** The leaf hashes of entries by index (every index must be in the log). */
+  async leafHashesAt(orgId: string, indexes: number[]): Promise<Map<number, Buffer>> {
+    const rows: Array<{ idx: string; leaf_hash: Buffer }> = await this.dataSource.query(
+      `SELECT idx, leaf_hash FROM log_entries WHERE org_id = $1 AND idx = ANY($2::bigint[])`,
+      [orgId, indexes],
+    );
+    return new Map(rows.map((r) => [Number(r.idx), r.leaf_hash]));
+  }
+
   /** The first index of a leaf hash in the org's log, or null. */
   async indexOfLeafHash(orgId: string, hash: Buffer): Promise<number | null> {
     const rows: Array<{ idx: string }> = await this.dataSource.query(

@@ -11,6 +11,7 @@ import {
   EntryAnswer,
   GetCheckpointQuery,
   InclusionProofQuery,
+  InclusionProofsQuery,
   ListEntriesQuery,
   ListLogKeysQuery,
   LookupEntryQuery,
@@ -57,6 +58,40 @@ export class InclusionProofHandler implements IQueryHandler<InclusionProofQuery>
     const [entry] = await this.log.entries(orgId, at, 1);
     const path = await this.log.rangeHashes(orgId, inclusionProofRanges(at, treeSize));
     return { index: at, tree_size: treeSize, leaf_hash: b64(entry.leafHash), audit_path: path.map(b64) };
+  }
+}
+
+/** Proofs per statement: their ranges (about 2 log2(n) each, the upper ones shared) are read in one query. */
+const PROOFS_PER_READ = 256;
+
+@QueryHandler(InclusionProofsQuery)
+export class InclusionProofsHandler implements IQueryHandler<InclusionProofsQuery> {
+  constructor(private readonly log: EvidenceLogRepository) {}
+
+  async execute({ props: { orgId, indexes, treeSize } }: InclusionProofsQuery) {
+    const size = await this.log.size(orgId);
+    if (treeSize > size) throw new NotFoundError(`tree_size ${treeSize} is larger than the log (${size} entries)`);
+    const bad = indexes.find((i) => !Number.isSafeInteger(i) || i < 0 || i >= treeSize);
+    if (bad !== undefined) throw new NotFoundError(`Entry ${bad} is not in a tree of size ${treeSize}`);
+    const answers: Array<{ index: number; tree_size: number; leaf_hash: string; audit_path: string[] }> = [];
+    for (let from = 0; from < indexes.length; from += PROOFS_PER_READ) {
+      const part = indexes.slice(from, from + PROOFS_PER_READ);
+      const ranges = new Map<string, { start: number; end: number }>();
+      const perIndex = part.map((i) =>
+        inclusionProofRanges(i, treeSize).map((r) => {
+          const key = `${r.start}-${r.end}`;
+          ranges.set(key, r);
+          return key;
+        }),
+      );
+      const keys = [...ranges.keys()];
+      const [hashes, leaves] = await Promise.all([this.log.rangeHashes(orgId, [...ranges.values()]), this.log.leafHashesAt(orgId, part)]);
+      const byKey = new Map(keys.map((k, i) => [k, hashes[i]]));
+      part.forEach((index, i) =>
+        answers.push({ index, tree_size: treeSize, leaf_hash: b64(leaves.get(index)!), audit_path: perIndex[i].map((k) => b64(byKey.get(k)!)) }),
+      );
+    }
+    return answers;
   }
 }
 

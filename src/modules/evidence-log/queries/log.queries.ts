@@ -19,6 +19,16 @@ export class InclusionProofQuery extends OrgQuery<
   { index: number; tree_size: number; leaf_hash: string; audit_path: string[] }
 > {}
 
+/**
+ * The inclusion proofs of many entries in one tree (for an audit package): the answers of
+ * `GET /log/{org}/proof/inclusion?index=I&tree_size=N` for each index, in the order given, read in a few
+ * statements whatever their number, and without holding more of the log than the proofs themselves.
+ */
+export class InclusionProofsQuery extends OrgQuery<
+  OrgScope & { indexes: number[]; treeSize: number },
+  Array<{ index: number; tree_size: number; leaf_hash: string; audit_path: string[] }>
+> {}
+
 /** `GET /log/{org}/proof/consistency?first=M&second=N`. */
 export class ConsistencyProofQuery extends OrgQuery<OrgScope & { first: number; second: number }, { first: number; second: number; consistency_path: string[] }> {}
 
