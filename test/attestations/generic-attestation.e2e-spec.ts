@@ -378,6 +378,12 @@ describe('generic attestations (spec op 7)', () => {
     );
     expect(bad.body.errors.external_urls).toBe("'x' must be a URL string or {href, fingerprint?}");
 
+    // A name PostgreSQL could not index is refused at the edge, naming the field (it was a 500); 256 is taken.
+    const long = await post({ attestation_name: 'n'.repeat(3000), is_compliant: true });
+    expect(long.status).toBe(400);
+    expect(long.body.errors).toEqual({ attestation_name: 'must be shorter than or equal to 256 characters' });
+    expect((await post({ attestation_name: 'n'.repeat(256), is_compliant: true })).status).toBe(201);
+
     const noJson = await t.http().post(genericPath(org.name, flow, 't1')).set(...bearer(org.adminKey)).field('other', 'x');
     expect(noJson.status).toBe(400);
 

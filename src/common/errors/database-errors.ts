@@ -61,6 +61,15 @@ export function sqlState(error: unknown): string | undefined {
 }
 
 /**
+ * PostgreSQL aborted the transaction to settle a conflict with a concurrent one (a deadlock, or a serialization
+ * failure): nothing it did was kept, and the same work tried again normally succeeds.
+ */
+export function isConcurrencyAbort(error: unknown): boolean {
+  const code = sqlState(error);
+  return code === '40P01' || code === '40001';
+}
+
+/**
  * SQLSTATEs that mean "PostgreSQL cannot take a value the request carried" (class 22, data exception): text it
  * cannot store, a number or time out of its type's range, a value that does not parse as its type. The edge
  * checks these first, with a 400 naming the field; this is the last line of defence for a check that is
@@ -78,6 +87,7 @@ const INPUT_CODES: Record<string, string> = {
   '2201W': 'a number out of range',
   '2201X': 'a number out of range',
   '22023': 'a value out of range',
+  '54000': 'a value too large to store or index',
   '54001': 'a value too complex to process',
 };
 

@@ -23,13 +23,21 @@ describe('toErrorResponse', () => {
     const nul = { message: 'invalid byte sequence for encoding "UTF8": 0x00', driverError: { code: '22021' } };
     expect(toErrorResponse(nul)).toMatchObject({ status: 400, body: { message: expect.stringMatching(/cannot be stored/), errors: null } });
     expect(toErrorResponse(nul).refusedByDatabase).toBe(nul);
-    for (const code of ['22P05', '22003', '22008', '22007', '22P02']) {
+    for (const code of ['22P05', '22003', '22008', '22007', '22P02', '54000']) {
       const rendered = toErrorResponse(Object.assign(new Error('value "99999999999999999999" is out of range for type bigint'), { code }));
       expect([code, rendered.status, rendered.unexpected]).toEqual([code, 400, undefined]);
       expect(rendered.body.message).not.toMatch(/bigint|9999/);
     }
     // Not input: a constraint, a syntax error.
     expect(toErrorResponse(Object.assign(new Error('x'), { code: '42601' })).status).toBe(500);
+  });
+
+  it('answers a write PostgreSQL aborted to settle a deadlock or a serialization failure with 503 and Retry-After (retrying succeeds)', () => {
+    for (const code of ['40P01', '40001']) {
+      const aborted = { message: 'deadlock detected', driverError: { code } };
+      expect(toErrorResponse(aborted)).toMatchObject({ status: 503, headers: { 'Retry-After': '1' }, body: { message: expect.stringMatching(/retry/) } });
+      expect(toErrorResponse(aborted).unexpected).toBeUndefined();
+    }
   });
 
   it('hides unexpected errors behind an id: no stack, no SQL', () => {

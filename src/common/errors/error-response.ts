@@ -1,7 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AppError, FieldErrors } from './app-error';
-import { isDatabaseUnavailable, refusedByRule, refusedInput } from './database-errors';
+import { isConcurrencyAbort, isDatabaseUnavailable, refusedByRule, refusedInput } from './database-errors';
 import { InsufficientResourcesError, insufficientResources } from './resource-errors';
 
 export interface ErrorResponse {
@@ -80,6 +80,13 @@ export function toErrorResponse(error: unknown): ErrorResponse {
       status: 503,
       body: { message: 'Database temporarily unavailable, please retry', errors: null },
       headers: { 'Retry-After': '5' },
+    };
+  }
+  if (isConcurrencyAbort(error)) {
+    return {
+      status: 503,
+      body: { message: 'The write met a concurrent one and was not kept, please retry', errors: null },
+      headers: { 'Retry-After': '1' },
     };
   }
   const rule = refusedByRule(error);

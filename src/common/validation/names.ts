@@ -28,7 +28,7 @@ export const NAME_RULES = {
   flow: { pattern: FLOW_NAME, maxLength: 256 },
   trail: { pattern: TRAIL_NAME, maxLength: 256 },
   org: { pattern: ORG_NAME, maxLength: 64 },
-  attestation: { pattern: ATTESTATION_NAME },
+  attestation: { pattern: ATTESTATION_NAME, maxLength: 256 },
   template_reference: { pattern: TEMPLATE_REFERENCE_NAME, maxLength: 256 },
   environment: { pattern: ENVIRONMENT_NAME, maxLength: 256 },
 } as const satisfies Record<string, NameRule>;
