@@ -1,6 +1,7 @@
 import { Clock, Timer } from '../../../common/clock/clock';
 import { Metrics } from '../../../common/metrics/metrics';
 import { AttestationBatcher } from './attestation-batcher';
+import { EvidenceStoreUnavailableError } from '../evidence-errors';
 import { GroupCommittedError, RecordAttestationInput } from './attestation-recorder';
 
 const input = (trailName: string, flowName = 'f'): RecordAttestationInput =>
@@ -28,7 +29,8 @@ class TestTime {
   }
 }
 
-function setup(fast: (inputs: RecordAttestationInput[]) => Promise<any>, time = new TestTime()) {
+/** `uow.run` as the unit of work runs it; `options.run` may replace it (a commit that fails, for instance). */
+function setup(fast: (inputs: RecordAttestationInput[]) => Promise<any>, time = new TestTime(), options: { run?: (work: (m: unknown) => Promise<unknown>) => Promise<unknown> } = {}) {
   const calls: string[] = [];
   const recorder = {
     recordGroupAtOnce: jest.fn(async (inputs: RecordAttestationInput[]) => {
@@ -47,7 +49,7 @@ function setup(fast: (inputs: RecordAttestationInput[]) => Promise<any>, time = 
       return recorded(i);
     }),
   };
-  const uow = { run: (work: (m: unknown) => Promise<unknown>) => work({}) };
+  const uow = { run: options.run ?? ((work: (m: unknown) => Promise<unknown>) => work({})) };
   const logger = { debug: () => undefined };
   const batcher = new AttestationBatcher(uow as any, recorder as any, logger as any, new Metrics({ processMetrics: false }), time.clock, time.timer);
   return { calls, recorder, batcher, time };
@@ -107,6 +109,60 @@ describe('AttestationBatcher', () => {
     expect(calls).toEqual(['fast:t1', 'fast:t2,t3']);
   });
 
+  it('never writes a flow part again when its transaction lost the connection (the commit may have reached the database)', async () => {
+    const lost = Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
+    let transactions = 0;
+    const { calls, batcher } = setup(async () => null, new TestTime(), {
+      run: async (work) => {
+        transactions++;
+        const result = await work({});
+        if (transactions === 2) throw lost; // the second transaction (the group t2,t3) committed, unacknowledged
+        return result;
+      },
+    });
+    const results = await Promise.allSettled(['t1', 't2', 't3'].map((t) => batcher.record(input(t))));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+    expect((results[1] as PromiseRejectedResult).reason).toBe(lost);
+    expect(calls).toEqual(['fast:t1', 'single:t1', 'fast:t2,t3', 'many:t2,t3']);
+    expect(transactions).toBe(2);
+  });
+
+  it('refuses only the requests with an attachment when the evidence store is down; the others are recorded', async () => {
+    const down = new EvidenceStoreUnavailableError('store unreachable');
+    const { calls, batcher } = setup(async (inputs) => {
+      if (inputs.some((i) => i.evidence)) throw down;
+      return inputs.map(recorded);
+    });
+    const withFile = { ...input('file'), evidence: { size: 10, sha256Hex: 'ab' } as any };
+    const results = await Promise.allSettled([input('t1'), input('t2'), withFile, input('t3')].map((i) => batcher.record(i)));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((results[2] as PromiseRejectedResult).reason).toBe(down);
+    expect(calls).toEqual(['fast:t1', 'fast:t2,file,t3', 'many:t2,t3']);
+  });
+
+  it('tries an attestation once more when PostgreSQL aborted its transaction to settle a deadlock', async () => {
+    const deadlock = { message: 'deadlock detected', driverError: { code: '40P01' } };
+    let attempts = 0;
+    const { batcher } = setup(async () => null, new TestTime(), {
+      run: async (work) => {
+        if (++attempts === 1) throw deadlock;
+        return work({});
+      },
+    });
+    await expect(batcher.record(input('t1'))).resolves.toMatchObject({ trailId: 't1' });
+    expect(attempts).toBe(2);
+    // Twice aborted: the error is the answer (a 503 the client retries), no third try.
+    attempts = -1;
+    const again = setup(async () => null, new TestTime(), {
+      run: async () => {
+        attempts++;
+        throw deadlock;
+      },
+    });
+    await expect(again.batcher.record(input('t2'))).rejects.toBe(deadlock);
+    expect(attempts).toBe(1);
+  });
+
   describe('under a steady load, waits after a commit for a fuller group', () => {
     /** r1 alone, then r2..r8 while it is in flight, then the second group (7) in flight. */
     async function loaded() {
@@ -162,6 +218,23 @@ describe('AttestationBatcher', () => {
       await commit();
       await Promise.all(answers);
     });
+  });
+
+  it('stops waiting when the clock is set back, instead of keeping an old peak', async () => {
+    const { fast, commit } = heldGroups();
+    const { calls, batcher, time } = setup(fast);
+    const answers = ['r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7', 'r8'].map((n) => batcher.record(input(n)));
+    await commit();
+    await commit();
+    // The wall clock is stepped back a minute (NTP): the peak of 7 belongs to the future window, not to now.
+    time.now -= 60_000;
+    answers.push(batcher.record(input('a1')));
+    answers.push(batcher.record(input('a2')));
+    await commit();
+    expect(calls.slice(2)).toEqual(['fast:a1', 'fast:a2']);
+    expect(time.waits).toHaveLength(0);
+    await commit();
+    await Promise.all(answers);
   });
 
   it('never makes one or two writers wait', async () => {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, Timer } from '../../../common/clock/clock';
-import { isDatabaseUnavailable } from '../../../common/errors/database-errors';
+import { isConcurrencyAbort, isDatabaseUnavailable } from '../../../common/errors/database-errors';
 import { insufficientResources } from '../../../common/errors/resource-errors';
 import { JsonLogger } from '../../../common/logging/json-logger';
 import { Metrics } from '../../../common/metrics/metrics';
@@ -122,19 +122,24 @@ export class AttestationBatcher {
       atOnce = await this.recorder.recordGroupAtOnce(group.map((pending) => pending.input));
     } catch (error) {
       // Committed, or maybe committed (the connection broke): answer with the error, do not write again.
-      // The same when the evidence store is unreachable or the disk is full (nothing was written): every path
-      // needs them, and trying each attestation again alone would only repeat the refusal.
-      if (
-        error instanceof GroupCommittedError ||
-        isDatabaseUnavailable(error) ||
-        error instanceof EvidenceStoreUnavailableError ||
-        insufficientResources(error)
-      ) {
+      if (error instanceof GroupCommittedError || isDatabaseUnavailable(error)) {
         committed();
         for (const pending of group) pending.reject(error);
         return;
       }
-      this.logger.debug('one-statement attestation group failed; taking the general path', { size: group.length, error: (error as Error)?.message });
+      // The evidence store unreachable or a disk full (nothing was written): the attachments cannot be stored
+      // now, so their requests get the refusal; the others take the general path, which tells for each of them.
+      if (error instanceof EvidenceStoreUnavailableError || insufficientResources(error)) {
+        const [withEvidence, without] = partition(group, (pending) => Boolean(pending.input.evidence));
+        for (const pending of withEvidence) pending.reject(error);
+        if (!without.length) {
+          committed();
+          return;
+        }
+        group = without;
+      } else {
+        this.logger.debug('one-statement attestation group failed; taking the general path', { size: group.length, error: (error as Error)?.message });
+      }
     }
     if (atOnce) {
       committed();
@@ -171,6 +176,12 @@ export class AttestationBatcher {
         return prepared;
       });
     } catch (error) {
+      // The connection broke: the commit may have reached the database. Writing each again could record it
+      // twice, so each request gets the error (a 503: the client retries) and nothing is written again.
+      if (isDatabaseUnavailable(error)) {
+        for (const pending of ordered) pending.reject(error);
+        return;
+      }
       this.logger.debug('attestation group rolled back; recording one by one', { size: group.length, error: (error as Error)?.message });
       for (const pending of ordered) await this.single(pending.input).then(pending.resolve, pending.reject);
       return;
@@ -178,7 +189,20 @@ export class AttestationBatcher {
     ordered.forEach((pending, i) => pending.resolve(recorded[i]));
   }
 
-  private single(input: RecordAttestationInput): Promise<RecordedAttestation> {
-    return this.uow.run((manager) => this.recorder.record(manager, input));
+  /** One attestation in its own transaction; tried once more if PostgreSQL aborted it to settle a deadlock. */
+  private async single(input: RecordAttestationInput): Promise<RecordedAttestation> {
+    try {
+      return await this.uow.run((manager) => this.recorder.record(manager, input));
+    } catch (error) {
+      if (!isConcurrencyAbort(error)) throw error;
+      return this.uow.run((manager) => this.recorder.record(manager, input));
+    }
   }
+}
+
+function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
+  const yes: T[] = [];
+  const no: T[] = [];
+  for (const item of items) (test(item) ? yes : no).push(item);
+  return [yes, no];
 }

@@ -44,8 +44,9 @@ export class GroupWait {
   private roll(): void {
     const now = this.clock.now();
     const elapsed = now - this.windowStart;
-    if (elapsed < WINDOW_MS) return;
-    this.peakBefore = elapsed < 2 * WINDOW_MS ? this.peakNow : 0;
+    // A clock set back (the wall clock stepped by NTP) starts a new window: the peak must not outlive its load.
+    if (elapsed >= 0 && elapsed < WINDOW_MS) return;
+    this.peakBefore = elapsed >= 0 && elapsed < 2 * WINDOW_MS ? this.peakNow : 0;
     this.peakNow = 0;
     this.windowStart = now;
   }
