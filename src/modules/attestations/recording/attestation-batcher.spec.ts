@@ -128,7 +128,7 @@ describe('AttestationBatcher', () => {
   });
 
   it('refuses only the requests with an attachment when the evidence store is down; the others are recorded', async () => {
-    const down = new EvidenceStoreUnavailableError('store unreachable');
+    const down = new EvidenceStoreUnavailableError();
     const { calls, batcher } = setup(async (inputs) => {
       if (inputs.some((i) => i.evidence)) throw down;
       return inputs.map(recorded);
