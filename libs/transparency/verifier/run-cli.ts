@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { NoteVerifierKey, parseVerifierKey } from '../src';
+import { readVerifierKey, TrustedNoteKey } from './formats';
 import { verifyLog } from './verify-log';
 import { verifyPackage } from './verify-package';
 import { replayEvaluation } from './replay';
@@ -29,16 +29,16 @@ const USAGE = [
 ].join('\n');
 
 /** A --key value: a vkey string, or a file holding one vkey per line or the service's keys.json answer. */
-function loadKeys(value: string): NoteVerifierKey[] {
+function loadKeys(value: string): TrustedNoteKey[] {
   if (!value.includes('+')) {
     const text = readFileSync(value, 'utf8');
     if (text.trimStart().startsWith('{')) {
       const json = JSON.parse(text) as { keys?: Array<{ vkey?: string }> };
-      return (json.keys ?? []).map((k) => parseVerifierKey(String(k.vkey)));
+      return (json.keys ?? []).map((k) => readVerifierKey(String(k.vkey)));
     }
-    return text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')).map(parseVerifierKey);
+    return text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')).map(readVerifierKey);
   }
-  return [parseVerifierKey(value)];
+  return [readVerifierKey(value)];
 }
 
 function parseFlags(args: string[]): Map<string, string[]> {
@@ -63,7 +63,7 @@ export async function runVerifyCli(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   let flags: Map<string, string[]>;
-  let keys: NoteVerifierKey[];
+  let keys: TrustedNoteKey[];
   try {
     flags = parseFlags(rest);
     for (const name of flags.keys()) {
@@ -93,7 +93,7 @@ export async function runVerifyCli(argv: string[], io: CliIo): Promise<number> {
 
 async function runVerifyPackage(args: string[], io: CliIo): Promise<number> {
   let file: string;
-  let keys: NoteVerifierKey[];
+  let keys: TrustedNoteKey[];
   let trustPackageKeys = false;
   let replay = false;
   try {

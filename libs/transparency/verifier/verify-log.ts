@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { emptyRoot, NoteVerifierKey, openCheckpoint, OpenedCheckpoint, verifyConsistency } from '../src';
+import { merkleEmptyRoot, merkleVerifyConsistency, OpenedCheckpointNote, openSignedCheckpoint, TrustedNoteKey } from './formats';
 
 /**
  * `verify log`: a monitor of one organization's evidence log. It fetches the latest signed checkpoint, verifies
@@ -22,7 +22,7 @@ export interface MonitorState {
 export interface VerifyLogOptions {
   url: string;
   org: string;
-  keys: NoteVerifierKey[];
+  keys: TrustedNoteKey[];
   statePath: string;
   /** When set, the checkpoint's origin line must be exactly this. */
   origin?: string;
@@ -85,9 +85,9 @@ export async function verifyLog(opts: VerifyLogOptions): Promise<VerifyLogResult
   try {
     const saved = readState(opts.statePath);
     const text = await get(opts, '/checkpoint');
-    let cp: OpenedCheckpoint;
+    let cp: OpenedCheckpointNote;
     try {
-      cp = openCheckpoint(text, opts.keys, opts.origin ?? saved?.origin);
+      cp = openSignedCheckpoint(text, opts.keys, opts.origin ?? saved?.origin);
     } catch (e) {
       return { code: 1, lines: [`FAIL checkpoint: ${(e as Error).message}`] };
     }
@@ -129,7 +129,7 @@ export async function verifyLog(opts: VerifyLogOptions): Promise<VerifyLogResult
       return { code: 0, lines: [`OK: unchanged at size ${cp.size}, root ${fresh.root_hash}, signed by ${signedBy}`] };
     }
     if (saved.size === 0) {
-      if (!savedRoot.equals(emptyRoot())) return rewritten('the saved empty checkpoint has a root other than SHA-256("")');
+      if (!savedRoot.equals(merkleEmptyRoot())) return rewritten('the saved empty checkpoint has a root other than SHA-256("")');
     } else {
       const body = await get(opts, `/proof/consistency?first=${saved.size}&second=${cp.size}`);
       let proof: Buffer[];
@@ -140,7 +140,7 @@ export async function verifyLog(opts: VerifyLogOptions): Promise<VerifyLogResult
       } catch (e) {
         throw new CannotCheck(`consistency proof answer is malformed: ${(e as Error).message}`);
       }
-      if (!verifyConsistency(saved.size, cp.size, savedRoot, cp.rootHash, proof)) {
+      if (!merkleVerifyConsistency(saved.size, cp.size, savedRoot, cp.rootHash, proof)) {
         return rewritten(`the tree of size ${cp.size} does not extend the saved tree of size ${saved.size} (consistency proof fails)`);
       }
     }

@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import * as tar from 'tar-stream';
 import type { ReplayMaterial } from './replay';
-import { canonicalJson, DsseEnvelope, leafHash, NoteVerifierKey, openCheckpoint, parseVerifierKey, verifyEnvelope, verifyInclusion } from '../src';
+import { jcsCanonicalize, merkleLeafHash, merkleVerifyInclusion, openDsseEnvelope, openSignedCheckpoint, readVerifierKey, TrustedNoteKey } from './formats';
 
 /**
  * `verify package`: checks an audit package offline. Every check that fails is one line; nothing here trusts
@@ -52,7 +52,7 @@ async function readPackage(file: string): Promise<Map<string, PackageFile>> {
 
 export interface VerifyPackageOptions {
   file: string;
-  keys: NoteVerifierKey[];
+  keys: TrustedNoteKey[];
   /** Use the package's own log/keys.json (reported). */
   trustPackageKeys: boolean;
   /** Re-runs each evaluation with the packaged bundle and input (the Rego engine, given by the caller). */
@@ -108,7 +108,7 @@ export async function verifyPackage(options: VerifyPackageOptions): Promise<Pack
   let keys = options.keys;
   if (options.trustPackageKeys) {
     const packaged = json<{ keys: Array<{ vkey: string }> }>('log/keys.json');
-    keys = [...keys, ...(packaged?.keys ?? []).map((k) => parseVerifierKey(k.vkey))];
+    keys = [...keys, ...(packaged?.keys ?? []).map((k) => readVerifierKey(k.vkey))];
     notes.push('note: the package\'s own log/keys.json was trusted (--trust-package-keys): the signatures prove consistency with those keys only');
   }
   let root: Buffer | null = null;
@@ -116,7 +116,7 @@ export async function verifyPackage(options: VerifyPackageOptions): Promise<Pack
   const note = text('log/checkpoint');
   if (check(note !== undefined, 'log/checkpoint is missing')) {
     try {
-      const cp = openCheckpoint(note!, keys, undefined);
+      const cp = openSignedCheckpoint(note!, keys, undefined);
       check(cp.origin.endsWith(`/${manifest.org}`), `log/checkpoint: origin ${cp.origin} is not the log of ${manifest.org}`);
       root = cp.rootHash;
       size = cp.size;
@@ -133,7 +133,7 @@ export async function verifyPackage(options: VerifyPackageOptions): Promise<Pack
     if (!check(raw !== undefined, `${r.kind} ${r.id}: record file ${r.file} is missing`)) continue;
     let sha: string;
     try {
-      sha = r.kind === 'evaluation' ? sha256Hex(raw!) : sha256Hex(canonicalJson(JSON.parse(raw!)));
+      sha = r.kind === 'evaluation' ? sha256Hex(raw!) : sha256Hex(jcsCanonicalize(JSON.parse(raw!)));
     } catch {
       check(false, `${r.kind} ${r.id}: record is not JSON`);
       continue;
@@ -160,10 +160,10 @@ export async function verifyPackage(options: VerifyPackageOptions): Promise<Pack
         `${r.kind} ${r.id}: leaf ${r.index} names moment ${String(leaf.moment)} of flow ${String(leaf.flow)}, not the packaged moment ${String(moment?.moment_number)} of ${String(manifest.subject?.flow)}`,
       );
     }
-    const lh = leafHash(Buffer.from(leafFile!.leaf, 'utf8'));
+    const lh = merkleLeafHash(Buffer.from(leafFile!.leaf, 'utf8'));
     check(lh.toString('base64') === leafFile!.leaf_hash, `leaf ${r.index}: leaf_hash is not SHA-256(0x00 || leaf)`);
     if (root) {
-      const ok = proof!.tree_size === size && proof!.index === r.index && verifyInclusion(r.index!, size, lh, proof!.audit_path.map((p) => Buffer.from(p, 'base64')), root);
+      const ok = proof!.tree_size === size && proof!.index === r.index && merkleVerifyInclusion(r.index!, size, lh, proof!.audit_path.map((p) => Buffer.from(p, 'base64')), root);
       check(ok, `${r.kind} ${r.id}: leaf ${r.index} is not included in the checkpoint (inclusion proof fails)`);
     }
   }
@@ -189,11 +189,11 @@ export async function verifyPackage(options: VerifyPackageOptions): Promise<Pack
   // 5. Each signed decision: signature, and its statement against the packaged files.
   for (const r of manifest.records ?? []) {
     if (r.kind !== 'evaluation') continue;
-    const envelope = json<DsseEnvelope>(r.file);
+    const envelope = json<unknown>(r.file);
     if (!envelope) continue;
     let statement: any;
     try {
-      const opened = verifyEnvelope(envelope, keys);
+      const opened = openDsseEnvelope(envelope, keys);
       statement = JSON.parse(opened.payload.toString('utf8'));
       checks++;
     } catch (e) {
@@ -207,7 +207,7 @@ export async function verifyPackage(options: VerifyPackageOptions): Promise<Pack
     for (const name of files.keys()) if (name.startsWith(`policies/${policyHex}/`)) bundle[name.slice(`policies/${policyHex}/`.length)] = text(name) ?? '';
     const digests: Record<string, string> = {};
     for (const path of Object.keys(bundle).sort()) digests[path] = sha256Hex(bundle[path]);
-    check(Object.keys(bundle).length > 0 && sha256Hex(canonicalJson(digests)) === policyHex, `evaluation ${r.id}: policy bundle policies/${policyHex}/ is missing or does not have the signed digest`);
+    check(Object.keys(bundle).length > 0 && sha256Hex(jcsCanonicalize(digests)) === policyHex, `evaluation ${r.id}: policy bundle policies/${policyHex}/ is missing or does not have the signed digest`);
     if (evaluation) check(`sha256:${policyHex}` === evaluation.verification?.policy_digest, `evaluation ${r.id}: evaluations/${r.id}.json names another policy than its signed statement`);
     for (const input of statement.predicate?.inputAttestations ?? []) {
       const id = new URL(input.uri).searchParams.get('attestation_id');
@@ -225,7 +225,7 @@ export async function verifyPackage(options: VerifyPackageOptions): Promise<Pack
       try {
         const elements: unknown[] = JSON.parse(replayText!).input?.trails ?? [];
         const trailSubjects = (statement.subject ?? []).filter((s: { name: string }) => /@\d+$/.test(s.name));
-        const digests = elements.map((e) => sha256Hex(canonicalJson(e)));
+        const digests = elements.map((e) => sha256Hex(jcsCanonicalize(e)));
         check(
           trailSubjects.length === digests.length && trailSubjects.every((s: { digest: { sha256: string } }, i: number) => s.digest?.sha256 === digests[i]),
           `evaluation ${r.id}: the packaged input is not the one its signed statement names`,
