@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Client } from 'pg';
 import request from 'supertest';
 import { canonicalJson } from '../../libs/transparency/src';
+import { BackfillEvidenceLog1764000200000 } from '../../src/database/migrations/1764000200000-BackfillEvidenceLog';
 import { upgradeRig } from '../support/upgrade-rig';
 import { waitOrGiveUp } from '../support/wait';
 
@@ -47,6 +48,13 @@ describe('evidence log backfill', () => {
       await client.query(`SET session_replication_role = replica`);
       await client.query(`DELETE FROM log_entries; DELETE FROM log_subtrees; DELETE FROM log_checkpoints; DELETE FROM log_cursors; DELETE FROM log_pending`);
       await client.query(`DELETE FROM schema_migrations WHERE name = 'BackfillEvidenceLog1764000200000'`);
+      // What the backfill queues for the trail names its trail by id, so a rename before the sequencer renders it
+      // cannot point it at another trail (the start below runs it again, for real).
+      await new BackfillEvidenceLog1764000200000().up({ query: (sql: string) => client.query(sql) } as any);
+      const refs = (await client.query(`SELECT kind, record_id, ref FROM log_pending WHERE kind = 'trail'`)).rows;
+      const [trail] = (await client.query(`SELECT t.id FROM trails t JOIN flows f ON f.id = t.flow_id WHERE f.name = 'app' AND t.name = 'r1'`)).rows;
+      expect(refs.map((r) => [r.record_id.split('@')[0], r.ref.trail_id])).toEqual([[trail.id, trail.id]]);
+      await client.query(`DELETE FROM log_pending`);
     } finally {
       await client.end();
     }
