@@ -2,6 +2,7 @@ import { bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { digest, envApi, pod } from '../support/env-helpers';
 import { evidenceClient, fingerprint } from '../support/trail-helpers';
+import { waitFor } from '../support/wait';
 
 describe('archive and rename flows and environments', () => {
   let t: TestApp;
@@ -81,6 +82,50 @@ describe('archive and rename flows and environments', () => {
     // Creating a flow with the old name takes it: the old name no longer redirects.
     await c.createFlow('api-ci').expect(201);
     await t.http().get(`/api/v2/flows/${org.name}/api-ci`).set(...as()).redirects(0).expect(200);
+  });
+
+  it('a rename waits for the attestation writes of the flow in progress, so none commits with a time after the rename and then changes name', async () => {
+    const c = evidenceClient(t, org);
+    for (const [flow, attested] of [['busy-ci', true], ['new-ci', false]] as const) {
+      if (attested) await c.attest(flow, 't1', { attestation_name: 'tests', is_compliant: true }).expect(201);
+      else await c.createFlow(flow).expect(201);
+      const [{ id: flowId, org_id: orgId }] = await t.dataSource.query(
+        `SELECT f.id, f.org_id FROM flows f JOIN organizations o ON o.id = f.org_id WHERE o.name = $1 AND f.name = $2`,
+        [org.name, flow],
+      );
+      // A writer in progress: it holds the flow's counter row (or has just created it, for a flow's first attestation).
+      const writer = t.dataSource.createQueryRunner();
+      await writer.connect();
+      await writer.startTransaction();
+      const [{ pid: writerPid }] = await writer.query(`SELECT pg_backend_pid() AS pid`);
+      try {
+        await writer.query(
+          `INSERT INTO flow_attestation_counters AS fc (org_id, flow_id, attestation_count, last_attested_at) VALUES ($1, $2, 0, now())
+           ON CONFLICT (org_id, flow_id) DO UPDATE SET attestation_count = fc.attestation_count`,
+          [orgId, flowId],
+        );
+        let answered = false;
+        const rename = t.http().put(`/api/v2/flows/${org.name}/${flow}/rename`).set(...as()).send({ new_name: `${flow}-2` }).then((res) => {
+          answered = true;
+          return res;
+        });
+        // The rename waits on the writer's lock (PostgreSQL says who blocks whom; nothing is timed).
+        await waitFor(
+          async () => (await t.dataSource.query(`SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [writerPid])).length > 0,
+          { what: `the rename of ${flow} waiting for the writer` },
+        );
+        expect(answered).toBe(false);
+        await writer.rollbackTransaction();
+        expect((await rename).status).toBe(200);
+      } finally {
+        if (writer.isTransactionActive) await writer.rollbackTransaction();
+        await writer.release();
+      }
+      // The flow takes attestations under its new name, numbered on from where it was.
+      await c.attest(`${flow}-2`, 't1', { attestation_name: 'after', is_compliant: true }).expect(201);
+      const listed = await t.http().get(`/api/v2/attestations/${org.name}/${flow}-2`).set(...as()).expect(200);
+      expect(listed.body.data.map((a: any) => a.attestation_name).sort()).toEqual(attested ? ['after', 'tests'] : ['after']);
+    }
   });
 
   it('an archived environment is hidden unless asked, readable, refuses reports; a renamed one keeps its snapshots and log, and redirects', async () => {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../common/config/app-config';
 import { ArtifactsModule } from '../artifacts/artifacts.module';
 import { EvidenceLogModule } from '../evidence-log/evidence-log.module';
+import { FlowsModule } from '../flows/flows.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { OutboxModule } from '../outbox/outbox.module';
 import { ReposModule } from '../repos/repos.module';
@@ -34,7 +35,7 @@ import { DecisionRecorder } from './types/decision/decision-recorder';
  * modules, DecisionRecorder for evaluations (an evaluated decision's attestation and `decision.recorded` event), and the read shape of an attestation re-exported below (for the trail read model).
  */
 @Module({
-  imports: [LedgerModule, ArtifactsModule, ReposModule, OutboxModule, EvidenceLogModule],
+  imports: [LedgerModule, ArtifactsModule, ReposModule, OutboxModule, EvidenceLogModule, FlowsModule],
   controllers: [AttestationsController],
   providers: [
     AttestationTypeRegistry,

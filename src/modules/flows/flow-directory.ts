@@ -21,8 +21,16 @@ export interface SaveTemplateVersion {
  * The flows module's public surface: what other modules may ask of flows and their templates. Every method
  * that writes runs in the caller's transaction (`manager`).
  */
+/**
+ * What a rename must wait for before it stamps its time, in its transaction: a module whose records show their
+ * flow's name as of their own time (`flowNameAt`) locks here what its writers hold until they commit.
+ */
+export type RenameHold = (manager: EntityManager, orgId: string, flowId: string) => Promise<void>;
+
 @Injectable()
 export class FlowDirectory {
+  private readonly renameHolds: RenameHold[] = [];
+
   constructor(
     private readonly flows: FlowRepository,
     private readonly templates: FlowTemplateRepository,
@@ -84,6 +92,20 @@ export class FlowDirectory {
     if (!flow) return false;
     await this.flows.setTags(manager, flow.id, update(flow.tags ?? {}));
     return true;
+  }
+
+  /**
+   * Registers what a rename waits for (once per process, at module init): a record written by a writer that
+   * holds it commits either before the rename's time is stamped (and shows the old name for good) or after the
+   * rename has committed (and shows the new one), never with a time after a rename that commits after it.
+   */
+  holdOnRename(hold: RenameHold): void {
+    this.renameHolds.push(hold);
+  }
+
+  /** Takes every registered hold for this flow (the rename, in its transaction, before it stamps its time). */
+  async holdWritersOf(manager: EntityManager, orgId: string, flowId: string): Promise<void> {
+    for (const hold of this.renameHolds) await hold(manager, orgId, flowId);
   }
 
   /** A stored template version (immutable, cached). */

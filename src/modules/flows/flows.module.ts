@@ -17,7 +17,8 @@ import { ListFlowsHandler } from './queries/list-flows/list-flows.handler';
 /**
  * Flows and their template versions. Owns the tables `flows`, `flow_templates` and `flow_renames`.
  * Archived flows refuse new evidence (a trigger); an old name redirects to the new one (FlowRenameRedirect).
- * Public surface: FlowDirectory (find, create, lock flows; save and read template versions; tags), `flowNameAt`
+ * Public surface: FlowDirectory (find, create, lock flows; save and read template versions; tags; what a rename
+ * waits for), `flowNameAt`
  * (a typed fragment: a flow's name as of a time, for records that show it) and the template types and parser
  * re-exported below.
  */
@@ -44,6 +45,7 @@ import { ListFlowsHandler } from './queries/list-flows/list-flows.handler';
 export class FlowsModule {}
 
 export { FlowDirectory } from './flow-directory';
+export type { RenameHold } from './flow-directory';
 export { flowNameAt } from './persistence/flow-name-at';
 export type { SaveTemplateVersion } from './flow-directory';
 export type { FlowRef } from './persistence/flow.repository';

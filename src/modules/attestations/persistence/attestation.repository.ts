@@ -257,6 +257,19 @@ export class AttestationRepository {
   }
 
   /**
+   * Locks the flow's counter row until the caller's transaction ends (creating it at 0 if the flow has none), so
+   * that attestation writes of the flow in progress commit first and later ones wait (a flow rename: their
+   * `created_at`, stamped under this row, then falls on one side of the rename's time for good).
+   */
+  async holdFlowCounter(manager: EntityManager, orgId: string, flowId: string): Promise<void> {
+    await manager.query(
+      `INSERT INTO flow_attestation_counters AS fc (org_id, flow_id, attestation_count, last_attested_at)
+       VALUES ($1, $2, 0, '-infinity') ON CONFLICT (org_id, flow_id) DO UPDATE SET attestation_count = fc.attestation_count`,
+      [orgId, flowId],
+    );
+  }
+
+  /**
    * A whole group in one statement, outside any explicit transaction: locks the trails (id order), records one
    * moment per attestation through the ledger's MomentSql, stores the blobs, takes each flow's counter,
    * inserts the rows with dense per-flow flow_seq numbers and appends their `attestation.recorded` events for

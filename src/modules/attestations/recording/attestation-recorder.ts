@@ -8,6 +8,7 @@ import { EntityManager } from 'typeorm';
 import { normaliseExternalUrls } from '../../../common/evidence/evidence-validators';
 import { NotFoundError } from '../../../common/errors/app-error';
 import { ArtifactDirectory } from '../../artifacts/artifacts.module';
+import { FlowDirectory } from '../../flows/flows.module';
 import { EnsuredTrail, TrailLedger } from '../../ledger/ledger.module';
 import { SubscriptionCopy } from '../../outbox/outbox.module';
 import { RepoDirectory } from '../../repos/repos.module';
@@ -76,10 +77,13 @@ export class AttestationRecorder implements OnModuleInit {
     private readonly subscriptions: SubscriptionCopy,
     private readonly reader: AttestationReader,
     private readonly evidenceLog: EvidenceLog,
+    private readonly flows: FlowDirectory,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
+    // An attestation shows its flow's name as of its created_at, stamped under the flow's counter row.
+    this.flows.holdOnRename((manager, orgId, flowId) => this.attestations.holdFlowCounter(manager, orgId, flowId));
     this.evidenceLog.registerSource('attestation', {
       next: async (manager, positions, limit) =>
         (await this.reader.committedAfter(manager, positions, limit)).map((row) => ({

@@ -2,6 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError, NotFoundError } from '../../../../common/errors/app-error';
 import { UnitOfWork } from '../../../../database/unit-of-work';
 import { EvidenceLog } from '../../../evidence-log/evidence-log.module';
+import { FlowDirectory } from '../../flow-directory';
 import { FlowRenameRepository } from '../../persistence/flow-rename.repository';
 import { FlowRepository } from '../../persistence/flow.repository';
 import { RenameFlowCommand } from './rename-flow.command';
@@ -12,7 +13,9 @@ import { RenameFlowCommand } from './rename-flow.command';
  * name answers with a redirect to the new one (RenameRedirects, in the exception filter) until a flow is created with it.
  * Records written before the rename keep showing the name they were written under (`flowNameAt`, by the rename's
  * time): so that no evidence log round renders one of them while the rename is half done, the rename holds the
- * sequencer off for its transaction and stamps its time once it holds it.
+ * sequencer off for its transaction and stamps its time once it holds it. It also waits for the flow's writers
+ * in progress (`FlowDirectory.holdWritersOf`: the attestations' flow counter), so a record committed before the
+ * rename never gets a time after the rename's and changes name when the rename commits.
  */
 @CommandHandler(RenameFlowCommand)
 export class RenameFlowHandler implements ICommandHandler<RenameFlowCommand> {
@@ -21,6 +24,7 @@ export class RenameFlowHandler implements ICommandHandler<RenameFlowCommand> {
     private readonly flows: FlowRepository,
     private readonly renames: FlowRenameRepository,
     private readonly evidenceLog: EvidenceLog,
+    private readonly directory: FlowDirectory,
   ) {}
 
   async execute(command: RenameFlowCommand): Promise<string> {
@@ -33,6 +37,7 @@ export class RenameFlowHandler implements ICommandHandler<RenameFlowCommand> {
       await this.evidenceLog.holdSequencing(manager);
       await this.flows.lock(manager, flow.id);
       await this.flows.rename(manager, flow.id, newName);
+      await this.directory.holdWritersOf(manager, orgId, flow.id);
       await this.renames.record(manager, orgId, flow.id, flowName, newName, actor);
     });
     return `Flow '${flowName}' was renamed to '${newName}'`;
