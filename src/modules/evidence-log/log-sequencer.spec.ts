@@ -86,3 +86,53 @@ describe.each(['source', 'queue'] as const)('LogSequencer round, records read fr
     expect(turnsWhileBuilding).toBe(0);
   });
 });
+
+describe('LogSequencer over a backlog', () => {
+  /** A source with `batches` full batches (2,000 records each) committed, and then `tail` more. */
+  function backlog(batches: number, tail: number) {
+    let position = 0;
+    const total = batches * 2000 + tail;
+    const transactions: number[] = [];
+    const repository = {
+      asSequencer: <T>(work: (m: EntityManager) => Promise<T>) => work({} as EntityManager),
+      drain: async (): Promise<QueuedEntry[]> => [],
+      cursors: async () => [{ stream: 'flow-1', position }],
+      firstDesignLoggedUntil: async () => null,
+      alreadyLogged: async () => new Set<string>(),
+      integrate: async (_m: EntityManager, entries: ReadyEntry[]) => {
+        transactions.push(entries.length);
+      },
+      advance: async (_m: EntityManager, _kind: string, positions: Map<string, number>) => {
+        position = positions.get('flow-1') ?? position;
+      },
+      ageOf: async () => 0,
+    } as unknown as EvidenceLogRepository;
+    const source: LogSource = {
+      next: async (_m, positions, limit) => {
+        const from = positions[0]?.position ?? 0;
+        const n = Math.min(limit, total - from);
+        return Array.from({ length: n }, (_, i) => ({ stream: 'flow-1', position: from + i + 1, item: record(from + i) }));
+      },
+      render: async () => [],
+    };
+    const evidenceLog = { allSources: () => [['attestation', source]] } as unknown as EvidenceLog;
+    return { sequencer: new LogSequencer(repository, evidenceLog, new JsonLogger('error', 'json')), transactions, total };
+  }
+
+  it('takes a backlog over several rounds when given a budget, saying there is more, so the signer can sign between them', async () => {
+    const { sequencer, transactions, total } = backlog(5, 7);
+    const first = await sequencer.integrate(false, 2);
+    expect(first).toMatchObject({ count: 4000, more: true });
+    const second = await sequencer.integrate(false, 2);
+    expect(second).toMatchObject({ count: 4000, more: true });
+    const last = await sequencer.integrate(false, 2);
+    expect(last.count).toBe(2007);
+    expect(last.more).toBeUndefined();
+    expect(transactions.reduce((a, b) => a + b, 0)).toBe(total);
+  });
+
+  it('takes the whole backlog in one call without a budget (an explicit round)', async () => {
+    const { sequencer, total } = backlog(3, 1);
+    expect(await sequencer.integrate(true)).toMatchObject({ count: total });
+  });
+});

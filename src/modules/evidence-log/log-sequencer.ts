@@ -9,12 +9,19 @@ import { EvidenceLogRepository, QueuedEntry, ReadyEntry, recordKey } from './per
 /** What a call of `integrate` did. */
 export interface Integrated {
   count: number;
+  /** Committed entries were left for the next round (a round's batch budget was spent). */
+  more?: boolean;
   /** How long before the end of the call the oldest entry it integrated was recorded (database clock); null if none. */
   oldestAgeMs: number | null;
 }
 
 /** Queued entries (and records of each source) integrated per transaction. */
 const BATCH = 2000;
+/**
+ * Batches a timer round integrates at most before it may sign (about a second of work at a sequencer's rate on
+ * this project's benchmark machine); the next round, a sequencing interval later, goes on.
+ */
+export const BATCHES_PER_TIMER_ROUND = 8;
 
 /**
  * Entries whose leaves are built between two turns of the event loop. Building one (canonical JSON, hashes) takes
@@ -50,15 +57,19 @@ export class LogSequencer {
    * (by the database's clock) the oldest of them was recorded; 0 also when
    * another process is integrating (that one takes them), unless `wait`: then it waits for that process's round
    * to end and integrates what is left, so everything committed before the call is integrated when it returns.
+   * At most `maxBatches` transactions: what is left then waits for the next call (`more`).
    */
-  async integrate(wait = false): Promise<Integrated> {
+  async integrate(wait = false, maxBatches = Infinity): Promise<Integrated> {
     const total: Integrated = { count: 0, oldestAgeMs: null };
-    for (;;) {
+    for (let batches = 1; ; batches++) {
       const round = await this.repository.asSequencer((manager) => this.integrateBatch(manager), wait);
       if (round === null) return total;
       total.count += round.integrated;
       if (round.oldestAgeMs !== null) total.oldestAgeMs = Math.max(total.oldestAgeMs ?? 0, round.oldestAgeMs);
       if (!round.more) return total;
+      // A backlog (an upgrade's backfill, a worker that was down) is taken over several rounds, so that what is
+      // integrated meanwhile is signed on time instead of waiting for the whole backlog.
+      if (batches >= maxBatches) return { ...total, more: true };
     }
   }
 

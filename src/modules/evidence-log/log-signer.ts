@@ -4,7 +4,7 @@ import { JsonLogger } from '../../common/logging/json-logger';
 import { DsseSigner, emptyCheckpoint, formatVerifierKey, keyIdHex, signCheckpoint } from '../../../libs/transparency/src';
 import { CheckpointSchedule } from './checkpoint-schedule';
 import { loadSigningKey, LoadedSigningKey } from './log-signing-key';
-import { Integrated, LogSequencer } from './log-sequencer';
+import { BATCHES_PER_TIMER_ROUND, Integrated, LogSequencer } from './log-sequencer';
 import { EvidenceLogRepository } from './persistence/evidence-log.repository';
 import { SigningKeyRepository } from './persistence/signing-key.repository';
 
@@ -84,7 +84,7 @@ export class LogSigner implements OnApplicationBootstrap, OnApplicationShutdown 
         let integrated: Integrated;
         try {
           // An explicit round waits for another process's round to end (so what committed before it is integrated when it returns).
-          integrated = await this.sequencer.integrate(sign === 'now');
+          integrated = await this.sequencer.integrate(sign === 'now', sign === 'now' ? Infinity : BATCHES_PER_TIMER_ROUND);
         } catch (error) {
           schedule.failed(started);
           throw error;
