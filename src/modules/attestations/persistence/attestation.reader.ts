@@ -100,29 +100,48 @@ const WRITTEN_ROWS = sql`SELECT ${ATTESTATION_COLUMNS.sql}, a.org_id,
 /**
  * Attestations committed past per-flow positions (the evidence log's cursors): a flow's `flow_seq` numbers are
  * dense and taken under its counter row, which stays locked until commit, so every row up to the counter's
- * committed count is committed, and a flow's rows commit in `flow_seq` order. At most $3 rows per flow, and
- * $3 in all, oldest first ($1 flow ids, $2 their positions; a flow not listed is at 0).
+ * committed count is committed, and a flow's rows commit in `flow_seq` order. At most $3 rows in all, oldest
+ * first ($1 flow ids, $2 their positions; a flow not listed is at 0), and for each flow a prefix of what follows
+ * its position.
+ *
+ * Each flow with rows past its position is read up to a share of $3 (at least 16 rows): with thousands of flows
+ * behind (an upgrade's backfill), reading $3 rows of every one of them to keep $3 took seconds a round. A flow
+ * cut at its share may have older rows than the other flows' newest ones: only rows no later than the earliest
+ * cut (the horizon: the last row read of every cut flow) are taken, so the answer is still the oldest rows, in
+ * `created_at` order, and each round takes at least that flow's share.
  */
 const COMMITTED_AFTER = sql`WITH k AS (
     SELECT * FROM unnest($1::uuid[], $2::bigint[]) AS k(flow_id, seq)
   ), moved AS (
-    SELECT c.org_id, c.flow_id, COALESCE(k.seq, 0) AS after, LEAST(c.attestation_count, COALESCE(k.seq, 0) + $3) AS upto
+    SELECT c.org_id, c.flow_id, COALESCE(k.seq, 0) AS after, c.attestation_count AS committed
     FROM flow_attestation_counters c LEFT JOIN k ON k.flow_id = c.flow_id
     WHERE c.attestation_count > COALESCE(k.seq, 0)
+  ), share AS MATERIALIZED (
+    SELECT GREATEST(16, ceil($3::float8 / GREATEST(count(*), 1)))::bigint AS n FROM moved
+  ), span AS MATERIALIZED (
+    SELECT m.org_id, m.flow_id, m.after, LEAST(m.committed, m.after + s.n, m.after + $3) AS upto,
+      m.committed > m.after + s.n AS cut
+    FROM moved m, share s
+  ), horizon AS MATERIALIZED (
+    SELECT min(x.created_at) AS at
+    FROM span m JOIN attestations x ON x.org_id = m.org_id AND x.flow_id = m.flow_id AND x.flow_seq = m.upto
+    WHERE m.cut
   )
   SELECT ${ATTESTATION_COLUMNS.sql}, a.org_id,
     to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_at,
     a.flow_id AS log_stream, a.flow_seq AS log_position
-  FROM moved m
+  FROM span m
   -- per flow, a range of its (org_id, flow_id, flow_seq) key: never a scan of the table
   CROSS JOIN LATERAL (
     SELECT * FROM attestations x
     WHERE x.org_id = m.org_id AND x.flow_id = m.flow_id AND x.flow_seq > m.after AND x.flow_seq <= m.upto
-    ORDER BY x.flow_seq LIMIT $3
+    ORDER BY x.flow_seq
   ) a
+  CROSS JOIN horizon h
   JOIN flows f ON f.id = a.flow_id
   JOIN trails t ON t.id = a.trail_id
   JOIN organizations o ON o.id = a.org_id
+  WHERE h.at IS NULL OR a.created_at <= h.at
   ORDER BY a.created_at, a.flow_id, a.flow_seq
   LIMIT $3`.text;
 
@@ -247,7 +266,7 @@ export class AttestationReader {
     limit: number,
   ): Promise<Array<AttestationRow & { org_id: string; recorded_at: string; log_stream: string; log_position: string }>> {
     // Named: planned once per connection (the sequencer runs it every round).
-    return preparedQueryIn(manager, 'veritrail_attestations_committed_after_v1', COMMITTED_AFTER, [
+    return preparedQueryIn(manager, 'veritrail_attestations_committed_after_v2', COMMITTED_AFTER, [
       positions.map((p) => p.stream),
       positions.map((p) => p.position),
       limit,
