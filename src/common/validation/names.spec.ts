@@ -45,7 +45,8 @@ describe('names', () => {
     expect(nameProblem('flow', 'a'.repeat(NAME_RULES.flow.maxLength + 1))).toBe('must be shorter than or equal to 256 characters');
     expect(nameProblem('org', 'a'.repeat(65))).toBe('must be shorter than or equal to 64 characters');
     expect(nameProblem('trail', '.x')).toBe(`must match ${TRAIL_NAME.source}`);
-    expect(nameProblem('attestation', 'a'.repeat(1000))).toBeNull();
+    expect(nameProblem('attestation', 'a'.repeat(256))).toBeNull();
+    expect(nameProblem('attestation', 'a'.repeat(257))).toBe('must be shorter than or equal to 256 characters');
   });
 
   it('gives DTOs decorators with the same messages, for single values and each item of an array', () => {
