@@ -2,26 +2,10 @@ import { createHash, createPublicKey, generateKeyPairSync, verify } from 'node:c
 import { openCheckpoint, parseCheckpoint, signCheckpoint, formatCheckpoint } from './checkpoint';
 import { emptyRoot, MemoryTree } from './merkle';
 import { formatVerifierKey, noteSigner, openNote, parseNote, parseVerifierKey, privateKeyFromSeed, signNote } from './note';
+import { GO_NOTE, SUMDB } from '../published-vectors';
 
-// Test keys and notes published in Go's golang.org/x/mod/sumdb/note/note_test.go: the private key
-// "PRIVATE+KEY+PeterNeumann+c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz" (0x01 || 32-byte seed), its
-// verifier key, a second key (EnochRoot) and the signed text. Ed25519 is deterministic, so signing the same text
-// with the same seed must give the published signature byte for byte.
-const PETER_SEED = Buffer.from('AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz', 'base64').subarray(1);
-const PETER_VKEY = 'PeterNeumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW';
-const ENOCH_VKEY = 'EnochRoot+af0cfe78+ATtqJ7zOtqQtYqOo0CpvDXNlMhV3HeJDpjrASKGLWdop';
-const TEXT = "If you think cryptography is the answer to your problem,\nthen you don't know what your problem is.\n";
-const PETER_SIG = '— PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n';
-const ENOCH_SIG = '— EnochRoot rwz+eBzmZa0SO3NbfRGzPCpDckykFXSdeX+MNtCOXm2/5n2tiOHp+vAF1aGrQ5ovTG01oOTGwnWLox33WWd1RvMc+QQ=\n';
-
-// Checkpoints signed by the public Go checksum database (sum.golang.org), an Ed25519 C2SP log. Its verifier key
-// is the one compiled into the go command (also in golang.org/x/mod gosumcheck/main.go). The first checkpoint is
-// quoted in transparency-dev's Go checkpoint-parsing benchmark, the second in a public write-up on checkpoints.
-const SUMDB_VKEY = 'sum.golang.org+033de0ae+Ac4zctda0e5eza+HJyk9SxEdh+s3Ux18htTTAD8OuAn8';
-const SUMDB_CHECKPOINTS = [
-  'go.sum database tree\n31700353\nqINS1GRFhWHwdkUeqLEoP4yEMkTBBzxBkGwGQlVlVcs=\n\n— sum.golang.org Az3grnmrIUEDFqHzAElIQCPNoRFRAAdFo47fooyWKMHb89k11GJh5zHIfNCOBmwn/C3YI8oW9/C8DJ87F61QqspBYwM=\n',
-  'go.sum database tree\n15368405\n/g9am3I6YWNKaZX/jkne1fqd9zEyjss+JXyPXG0WfkY=\n\n— sum.golang.org Az3grqJGUaSGukG9p8nI2vKgiFn7qGHxn0W+mrwyI6Gz3F0t1J3LzmWk/p96Ybf295EjwdSwlzgijq5WA9d1Ded7owM=\n',
-];
+const { peterSeed: PETER_SEED, peterVkey: PETER_VKEY, enochVkey: ENOCH_VKEY, text: TEXT, peterSig: PETER_SIG, enochSig: ENOCH_SIG } = GO_NOTE;
+const { vkey: SUMDB_VKEY, checkpoints: SUMDB_CHECKPOINTS } = SUMDB;
 
 describe('signed notes (C2SP signed-note, Ed25519)', () => {
   it("reproduces Go's published key id, verifier key and signature byte for byte", () => {

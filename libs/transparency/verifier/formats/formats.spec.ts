@@ -1,4 +1,5 @@
 import canonicalize from 'canonicalize';
+import { GO_NOTE, SUMDB } from '../../published-vectors';
 import fc from 'fast-check';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 // The write path's implementation, imported here only: the verifier's own code never imports it (the
@@ -332,16 +333,9 @@ describe('RFC 6962 hashes and RFC 9162 proofs: proofs of the write path verify w
 
 // ---------------------------------------------------------------------------------------------------------------
 describe('C2SP signed notes and checkpoints: what the write path signs, the verifier opens', () => {
-  // Published in Go's golang.org/x/mod/sumdb/note tests: two verifier keys and a text they both signed.
-  const PETER_VKEY = 'PeterNeumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW';
-  const ENOCH_VKEY = 'EnochRoot+af0cfe78+ATtqJ7zOtqQtYqOo0CpvDXNlMhV3HeJDpjrASKGLWdop';
-  const TEXT = "If you think cryptography is the answer to your problem,\nthen you don't know what your problem is.\n";
-  const PETER_SIG = '— PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n';
-  const ENOCH_SIG = '— EnochRoot rwz+eBzmZa0SO3NbfRGzPCpDckykFXSdeX+MNtCOXm2/5n2tiOHp+vAF1aGrQ5ovTG01oOTGwnWLox33WWd1RvMc+QQ=\n';
-  // A checkpoint signed by the public Go checksum database (sum.golang.org), with the key the go command trusts.
-  const SUMDB_VKEY = 'sum.golang.org+033de0ae+Ac4zctda0e5eza+HJyk9SxEdh+s3Ux18htTTAD8OuAn8';
-  const SUMDB_CHECKPOINT =
-    'go.sum database tree\n31700353\nqINS1GRFhWHwdkUeqLEoP4yEMkTBBzxBkGwGQlVlVcs=\n\n— sum.golang.org Az3grnmrIUEDFqHzAElIQCPNoRFRAAdFo47fooyWKMHb89k11GJh5zHIfNCOBmwn/C3YI8oW9/C8DJ87F61QqspBYwM=\n';
+  // Published vectors (Go's signed-note tests, a sum.golang.org checkpoint), shared with the write path's spec.
+  const { peterVkey: PETER_VKEY, enochVkey: ENOCH_VKEY, text: TEXT, peterSig: PETER_SIG, enochSig: ENOCH_SIG } = GO_NOTE;
+  const [SUMDB_VKEY, SUMDB_CHECKPOINT] = [SUMDB.vkey, SUMDB.checkpoints[0]];
 
   it("opens Go's published notes and a sum.golang.org checkpoint", () => {
     const [peter, enoch] = [readVerifierKey(PETER_VKEY), readVerifierKey(ENOCH_VKEY)];
