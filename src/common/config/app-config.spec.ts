@@ -55,6 +55,8 @@ describe('loadConfig', () => {
     [{ PORT: '70000' }, /PORT/],
     [{ REGION: 'asia' }, /REGION must be eu or us/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must use postgres/],
+    // A malformed URL is named without its password.
+    [{ DATABASE_URL: 'postgres://veritrail:S3cret@db:54x32/veritrail' }, /^DATABASE_URL must be a URL, got "postgres:\/\/\*\*\*@db:54x32\/veritrail"$/],
     [{ PUBLIC_BASE_URL: 'not a url' }, /PUBLIC_BASE_URL must be a URL/],
     [{ PEER_REGIONS: 'mars=https://x' }, /unknown region "mars"/],
     [{ PEER_REGIONS: 'us' }, /must be region=url/],

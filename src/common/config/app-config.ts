@@ -141,12 +141,18 @@ function parseInteger(name: string, raw: string | undefined, fallback: number, m
   return n;
 }
 
+/** `raw` with whatever stands between `//` and the last `@` before the host replaced by `***` (user and password). */
+function withoutUserInfo(raw: string): string {
+  return raw.replace(/^([^:/?#]*:\/\/)[^/?#]*@/, '$1***@');
+}
+
 function parseUrl(name: string, raw: string, protocols: string[]): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+    // Not echoed as given: a URL's user info may hold a password, and this line goes to the logs.
+    throw new ConfigError(`${name} must be a URL, got "${withoutUserInfo(raw)}"`);
   }
   if (!protocols.includes(url.protocol)) {
     throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${url.protocol}"`);
