@@ -73,6 +73,18 @@ describe('rate limits', () => {
     expect((await readOrg(org.adminKey)).status).toBe(200);
     for (let i = 0; i < 10; i++) expect((await t.http().get('/health')).status).toBe(200);
   });
+
+  it('counts failed web sign-ins in the same limit: a route that checks the key itself gets no way around it', async () => {
+    const signIn = (key: string) =>
+      t.http().post('/api/v2/session').set('Cookie', 'vt_csrf=probe-token').set('x-csrf-token', 'probe-token').send({ api_key: key });
+    for (let i = 0; i < 2; i++) expect((await signIn('vtk_not-a-real-key')).status).toBe(401);
+    const refused = await signIn('vtk_not-a-real-key');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ message: 'Too many requests: at most 2 per 60 s per client address without a valid API key; retry later', errors: null });
+    // And the guard's count is the same one: a bad bearer key is refused at once.
+    expect((await readOrg('vtk_not-a-real-key')).status).toBe(429);
+    expect((await signIn(org.adminKey)).status).toBe(200);
+  });
 });
 
 describe('security headers', () => {

@@ -25,7 +25,12 @@ export class AuthenticationGuard implements CanActivate {
       return await this.authenticate(context);
     } catch (error) {
       // Past the per-address limit of requests without a valid credential, 429 replaces the 401.
-      if (error instanceof UnauthorizedError) await this.anonymousLimit?.hit(context.switchToHttp().getRequest());
+      if (error instanceof UnauthorizedError) {
+        const req = context.switchToHttp().getRequest();
+        // Counted here once: the exception filter counts the 401s that routes checking a credential themselves raise.
+        req.anonymousCounted = true;
+        await this.anonymousLimit?.hit(req);
+      }
       throw error;
     }
   }
