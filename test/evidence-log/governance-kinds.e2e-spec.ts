@@ -180,6 +180,51 @@ describe('evidence log: controls, policies and credentials', () => {
     for (const secret of [org.adminKey, memberKey]) expect(text).not.toContain(secret);
   });
 
+  it('logs a personal key in every org its user belongs to, since it acts in each: keys issued, made, revoked, and those a user brings when joining', async () => {
+    // Ann is admin of this org; the operator makes org Z and adds her there too.
+    const email = `${uniqueName('ann')}@example.com`;
+    const annKey = await addMember(t, org.name, 'admin', email);
+    const other = await createOrg(t);
+    const zKey = await addMember(t, other.name, 'admin', email);
+    // The key issued for Z acts in this org too (her role here), so this org's log holds it.
+    expect((await t.http().get(`/api/v2/organizations/${org.name}`).set(...bearer(zKey)).expect(200)).body.role).toBe('admin');
+    // A key she makes through Z's route, and its revocation, are in this org's log as well.
+    const made = (await t.http().post(`/api/v2/api-keys/${other.name}`).set(...bearer(zKey)).send({ description: 'laptop' }).expect(201)).body;
+    await t.http().delete(`/api/v2/api-keys/${other.name}/${made.id}`).set(...bearer(zKey)).expect(200);
+
+    const eventsIn = async (name: string, key: string, want: number) =>
+      waitFor(
+        async () => {
+          const body = (await t.http().get(`/api/v2/log/${name}/entries?start=0&limit=1000`).set(...bearer(key)).expect(200)).body;
+          const found: Array<[string, string]> = [];
+          for (const e of body.entries) {
+            const leaf = JSON.parse(e.leaf);
+            if (leaf.kind !== 'credential_event') continue;
+            const record = (await t.http().get(`/api/v2/credential-events/${name}/${leaf.id}`).set(...bearer(key)).expect(200)).body;
+            if (record.user === email) found.push([record.type, record.key.description]);
+          }
+          return found.length >= want ? found : null;
+        },
+        { what: `${want} key events of ${email} in ${name}` },
+      );
+    const here = await eventsIn(org.name, org.adminKey, 4);
+    expect(here).toEqual([
+      ['api_key_created', `personal key for ${org.name}`],
+      ['api_key_created', `personal key for ${other.name}`],
+      ['api_key_created', 'laptop'],
+      ['api_key_revoked', 'laptop'],
+    ]);
+    // In Z: the key she brought when she joined (it acts there from then on), then the same events.
+    const there = await eventsIn(other.name, other.adminKey, 4);
+    expect(there).toEqual([
+      ['api_key_admitted', `personal key for ${org.name}`],
+      ['api_key_created', `personal key for ${other.name}`],
+      ['api_key_created', 'laptop'],
+      ['api_key_revoked', 'laptop'],
+    ]);
+    expect(JSON.stringify([here, there])).not.toContain(annKey);
+  });
+
   it('refuses to rewrite a kept control version or credential event (append-only triggers)', async () => {
     await expect(t.dataSource.query(`UPDATE control_versions SET name = 'rewritten'`)).rejects.toThrow(/append-only/);
     await expect(t.dataSource.query(`DELETE FROM control_versions`)).rejects.toThrow(/append-only/);

@@ -32,8 +32,9 @@ export class UserAccounts {
 
   /**
    * Issues a user's personal API key for their membership of an org (the org's first admin, a member added by
-   * the operator), in the caller's transaction, and records it as a credential event of that org (`api_key_created`,
-   * logged like every key change there): every key that can write in an org is in its evidence log.
+   * the operator), in the caller's transaction, and records it as a credential event (`api_key_created`, logged
+   * like every key change) of that org and of every other org the user is a member of: a personal key acts in
+   * each, and every key that can write in an org is in its evidence log.
    */
   async issuePersonalKey(
     manager: EntityManager,
@@ -44,7 +45,18 @@ export class UserAccounts {
     const now = new Date();
     const issued = await this.keys.issue(manager, { userId: user.id }, `personal key for ${org.orgName}`, null, now);
     const { key: _value, ...metadata } = toCreatedApiKeyResponse(issued); // never the key's value
-    await this.events.record(manager, org, { type: 'api_key_created', service_account: null, user: user.email, key: metadata, actor }, now);
+    await this.events.recordForUser(manager, user.id, org, { type: 'api_key_created', service_account: null, user: user.email, key: metadata, actor }, now);
     return issued.key;
+  }
+
+  /**
+   * When a user joins an org (in the transaction that adds the membership, before any key is issued for it): each
+   * of the user's live personal keys acts in the org from now on, so each is recorded there (`api_key_admitted`).
+   */
+  async admitKeys(manager: EntityManager, user: { id: string; email: string }, org: { orgId: string; orgName: string }, actor: string): Promise<void> {
+    const now = new Date();
+    for (const key of await this.keys.liveOfUser(manager, user.id, now)) {
+      await this.events.record(manager, org, { type: 'api_key_admitted', service_account: null, user: user.email, key, actor }, now);
+    }
   }
 }

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { OrgDirectory } from '../../common/auth/auth-ports';
-import { IdentityModule } from '../identity/identity.module';
+import { CredentialEvents, IdentityModule } from '../identity/identity.module';
 import { AdminOrganizationsController } from './admin-organizations.controller';
 import { AddMemberHandler } from './commands/add-member/add-member.handler';
 import { CreateOrganizationHandler } from './commands/create-organization/create-organization.handler';
@@ -27,6 +27,15 @@ import { GetOrganizationHandler } from './queries/get-organization/get-organizat
     MembershipRepository,
     OrganizationReader,
     { provide: OrgDirectory, useExisting: OrganizationReader },
+    // A personal key's events go to every org of its user: identity asks the memberships this module owns.
+    {
+      provide: 'veritrail:credential-events:memberships',
+      inject: [CredentialEvents, MembershipRepository],
+      useFactory: (events: CredentialEvents, memberships: MembershipRepository) => {
+        events.registerMemberships({ orgsOf: (manager, userId) => memberships.orgsOf(manager, userId) });
+        return true;
+      },
+    },
     CreateOrganizationHandler,
     UpdateOrganizationHandler,
     AddMemberHandler,

@@ -12,7 +12,9 @@ export type CredentialEventType =
   | 'service_account_deleted'
   | 'api_key_created'
   | 'api_key_rotated'
-  | 'api_key_revoked';
+  | 'api_key_revoked'
+  /** A user's personal key made before the user joined this org, which acts in it from the join on. */
+  | 'api_key_admitted';
 
 /**
  * One change of who may write in an org, as `GET /credential-events/{org}/{event_id}` shows it; never changes

@@ -21,7 +21,7 @@ export const CREATED_API_KEY_SCHEMA = object(
 /** CredentialEventResponse (credential-event.response.ts): public metadata only. */
 export const CREDENTIAL_EVENT_SCHEMA = object({
   id: string,
-  type: oneOf('service_account_created', 'service_account_changed', 'service_account_deleted', 'api_key_created', 'api_key_rotated', 'api_key_revoked'),
+  type: oneOf('service_account_created', 'service_account_changed', 'service_account_deleted', 'api_key_created', 'api_key_rotated', 'api_key_revoked', 'api_key_admitted'),
   service_account: nullable(string),
   user: nullable(string),
   privilege: nullable(string),

@@ -110,6 +110,16 @@ export class ApiKeyRepository {
     return rows.length > 0;
   }
 
+  /** A user's live personal keys' public metadata, oldest first (for credential events). */
+  async liveOfUser(manager: EntityManager, userId: string, now: Date): Promise<Array<{ id: string; description: string; created_at: number; expires_at: number }>> {
+    return manager.query(
+      `SELECT k.id, k.description, EXTRACT(EPOCH FROM k.created_at)::float8 AS created_at,
+              COALESCE(EXTRACT(EPOCH FROM k.expires_at)::float8, 0) AS expires_at
+       FROM api_keys k WHERE k.user_id = $1 AND ${live('$2')} ORDER BY k.created_at, k.id`,
+      [userId, now],
+    );
+  }
+
   /** A key's public metadata (Unix seconds; `expires_at` 0 = never), for a credential event. */
   async metadata(manager: EntityManager, keyId: string): Promise<{ id: string; description: string; created_at: number; expires_at: number }> {
     const rows = await manager.query(

@@ -14,6 +14,14 @@ export class MembershipRepository {
     await manager.insert(MembershipEntity, { orgId, userId, role, createdAt: new Date() });
   }
 
+  /** The orgs the user is a member of, with their names. */
+  orgsOf(manager: EntityManager, userId: string): Promise<Array<{ orgId: string; orgName: string }>> {
+    return manager.query(
+      `SELECT o.id AS "orgId", o.name AS "orgName" FROM memberships m JOIN organizations o ON o.id = m.org_id WHERE m.user_id = $1 ORDER BY o.name`,
+      [userId],
+    );
+  }
+
   /** Makes `orgId` the user's default organization (and no other); false when the user is not a member. */
   async setDefault(manager: EntityManager, orgId: string, userId: string): Promise<boolean> {
     const [rows]: [Array<{ org_id: string }>, number] = await manager.query(

@@ -28,7 +28,7 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
       if ('problem' in expiry) throw new ValidationError({ expires_at: expiry.problem });
       const created = toCreatedApiKeyResponse(await this.keys.issue(manager, owner, description, expiry.expiresAt, new Date(now)));
       const { key: _value, ...metadata } = created; // never the key's value
-      await this.events.record(manager, { orgId, orgName }, { type: 'api_key_created', ...keyEventSubject(holder), key: metadata, actor }, new Date(now));
+      await this.events.recordKeyEvent(manager, { orgId, orgName }, holder, { type: 'api_key_created', ...keyEventSubject(holder), key: metadata, actor }, new Date(now));
       return created;
     });
   }

@@ -25,7 +25,7 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
       const now = new Date(this.clock.now());
       if (!KEY_ID.test(keyId) || !(await this.keys.revoke(manager, owner, keyId, now))) throw new ApiKeyNotFoundError();
       const key = await this.keys.metadata(manager, keyId);
-      await this.events.record(manager, { orgId, orgName }, { type: 'api_key_revoked', ...keyEventSubject(holder), key, actor }, now);
+      await this.events.recordKeyEvent(manager, { orgId, orgName }, holder, { type: 'api_key_revoked', ...keyEventSubject(holder), key, actor }, now);
     });
     this.verifier.forget({ kind: 'key', id: keyId });
     return `API key ${keyId} was revoked`;

@@ -35,9 +35,10 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
       const issued = await this.keys.issue(manager, owner, old.description, expiry.expiresAt, new Date(now));
       const created = toCreatedApiKeyResponse(issued);
       const { key: _value, ...metadata } = created; // never the key's value
-      await this.events.record(
+      await this.events.recordKeyEvent(
         manager,
         { orgId, orgName },
+        holder,
         { type: 'api_key_rotated', ...keyEventSubject(holder), key: metadata, replaced_key: { id: old.id, expires_at: oldStops.getTime() / 1000 }, actor },
         new Date(now),
       );

@@ -26,6 +26,8 @@ export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
       const existing = await this.memberships.find(manager, org.id, user.id);
       if (existing) throw new ConflictError(`${user.email} is already a member of '${org.name}' (role ${existing.role})`);
       await this.memberships.insert(manager, org.id, user.id, command.props.role);
+      // The user's personal keys act in this org from now on: each is recorded in its log before the new one.
+      await this.users.admitKeys(manager, user, { orgId: org.id, orgName: org.name }, OPERATOR);
       const apiKey = await this.users.issuePersonalKey(manager, user, { orgId: org.id, orgName: org.name }, OPERATOR);
       return { email: user.email, role: command.props.role, api_key: apiKey };
     });

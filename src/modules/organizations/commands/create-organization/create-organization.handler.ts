@@ -29,6 +29,8 @@ export class CreateOrganizationHandler implements ICommandHandler<CreateOrganiza
         const org = await this.orgs.insert(manager, { name: command.props.name, region: command.props.region ?? this.config.region, features: command.props.features });
         const user = await this.users.findOrCreateUser(manager, command.props.adminEmail);
         await this.memberships.insert(manager, org.id, user.id, 'admin');
+        // An admin who already has personal keys (from other orgs): they act here too, so they are recorded first.
+        await this.users.admitKeys(manager, user, { orgId: org.id, orgName: org.name }, OPERATOR);
         const apiKey = await this.users.issuePersonalKey(manager, user, { orgId: org.id, orgName: org.name }, OPERATOR);
         return { ...toOrganizationResponse(org), admin: { email: user.email, api_key: apiKey } };
       });
