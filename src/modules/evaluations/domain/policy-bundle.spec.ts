@@ -34,6 +34,21 @@ describe('policy bundles', () => {
     expect(Object.keys(bundle.modules)).toEqual(['p.rego']);
   });
 
+  it('keeps a __proto__ key of the data as data, never touching the prototype of every object', () => {
+    for (const files of [
+      { 'p.rego': rego, '__proto__/data.json': '{"allow": true}' },
+      { 'p.rego': rego, 'a/__proto__/data.yaml': 'allow: true' },
+      { 'p.rego': rego, 'data.json': '{"__proto__": {"allow": true}}' },
+      { 'p.rego': rego, 'data.json': '{"x": 1}', 'x2/data.json': '{"__proto__": {"polluted": 1}}' },
+    ]) {
+      const bundle = loadBundle(files);
+      expect(({} as Record<string, unknown>).allow).toBeUndefined();
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(Object.getPrototypeOf(bundle.data)).toBe(Object.prototype);
+      expect(JSON.stringify(bundle.data)).toMatch(/"__proto__":\{"(allow|polluted)"/);
+    }
+  });
+
   it('refuses documents that do not parse or set one value twice, and bundles without a policy', () => {
     const kind = (files: Record<string, string>) => {
       try {

@@ -93,6 +93,16 @@ function parseDataDocument(path: string, text: string): unknown {
   }
 }
 
+/**
+ * Data keys are the bundle author's: `__proto__` is a key like any other (OPA's data can hold one). So members
+ * are looked up as own properties and defined, never assigned: `node['__proto__'] = doc` would set a prototype,
+ * and merging into the `__proto__` found on a plain object would write into `Object.prototype` of the process.
+ */
+const hasOwn = (node: object, key: string): boolean => Object.prototype.hasOwnProperty.call(node, key);
+function put(node: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(node, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
 function mount(root: Record<string, unknown>, folder: string[], doc: unknown, path: string): void {
   if (!folder.length) {
     if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
@@ -104,14 +114,14 @@ function mount(root: Record<string, unknown>, folder: string[], doc: unknown, pa
   let node = root;
   for (const [i, segment] of folder.entries()) {
     if (i === folder.length - 1) {
-      if (segment in node) {
+      if (hasOwn(node, segment)) {
         const existing = node[segment];
         if (isPlainObject(existing) && isPlainObject(doc)) merge(existing, doc, path, folder);
         else throw new PolicyBundleError('policy_compile_error', `${path}: data.${folder.join('.')} is set twice`);
-      } else node[segment] = doc;
+      } else put(node, segment, doc);
       return;
     }
-    if (!(segment in node)) node[segment] = {};
+    if (!hasOwn(node, segment)) put(node, segment, {});
     const next = node[segment];
     if (!isPlainObject(next)) throw new PolicyBundleError('policy_compile_error', `${path}: data.${folder.slice(0, i + 1).join('.')} is set twice`);
     node = next;
@@ -120,7 +130,7 @@ function mount(root: Record<string, unknown>, folder: string[], doc: unknown, pa
 
 function merge(into: Record<string, unknown>, from: Record<string, unknown>, path: string, at: string[]): void {
   for (const [key, value] of Object.entries(from)) {
-    if (!(key in into)) into[key] = value;
+    if (!hasOwn(into, key)) put(into, key, value);
     else if (isPlainObject(into[key]) && isPlainObject(value)) merge(into[key] as Record<string, unknown>, value, path, [...at, key]);
     else throw new PolicyBundleError('policy_compile_error', `${path}: data.${[...at, key].join('.')} is set twice`);
   }
