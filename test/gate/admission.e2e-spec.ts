@@ -108,6 +108,38 @@ describe('POST /admission/{org}/{env}: the Kubernetes validating admission webho
     });
   });
 
+  it('judges each environment by its own rule: one that does not require provenance admits what one that does refuses, in either order', async () => {
+    // Two more environments without policies; only the second requires provenance. An image no trail reported.
+    const LONE = digest('admission-lone');
+    await envApi(t, org).create({ name: 'lax', type: 'K8S', description: '', require_provenance: false }).expect(201);
+    await envApi(t, org).create({ name: 'strict', type: 'K8S', description: '', require_provenance: true }).expect(201);
+    const body = () => review(podOf([{ name: 'web', image: image('web', LONE) }]));
+    expect((await send(body(), {}, 'lax').expect(200)).body.response.allowed).toBe(true);
+    expect((await send(body(), {}, 'strict').expect(200)).body.response.allowed).toBe(false);
+    expect((await send(body(), {}, 'lax').expect(200)).body.response.allowed).toBe(true);
+  });
+
+  it('judges by the name the flow has now: a rename changes what a rule on flow.name decides', async () => {
+    const as = <T extends { set: (k: string, v: string) => T }>(req: T) => req.set(...bearer(org.adminKey));
+    // A flow whose trail passes everywhere but in a flow named 'critical', where a scan is required.
+    const SHIP = digest('admission-ship');
+    await as(t.http().put(`/api/v2/flows/${org.name}`)).send({ name: 'ship', description: '', visibility: 'private' }).expect(201);
+    await as(t.http().put(`/api/v2/trails/${org.name}/ship`)).field('data_json', JSON.stringify({ name: 't1' })).expect(201);
+    await as(t.http().post(`/api/v2/artifacts/${org.name}/ship`)).send({ fingerprint: SHIP, filename: 'ship', trail_name: 't1', template_reference_name: 'ship' }).expect(201);
+    await envApi(t, org).create({ name: 'named', type: 'K8S', description: '' }).expect(201);
+    const policy =
+      '_schema: https://docs.kosli.com/schemas/policy/v1\nartifacts:\n  provenance:\n    required: true\n  attestations:\n' +
+      '    - name: sec-scan\n      type: generic\n      if: ${{ flow.name == "critical" }}\n';
+    await as(t.http().put(`/api/v2/policies/${org.name}`)).field('payload', JSON.stringify({ name: 'by-name' })).attach('policy_file', Buffer.from(policy), 'p.yaml').expect(201);
+    await as(t.http().post(`/api/v2/environments/${org.name}/named/policies`)).send({ policy_names: ['by-name'] }).expect(200);
+    const body = () => review(podOf([{ name: 'ship', image: image('ship', SHIP) }]));
+    expect((await send(body(), {}, 'named').expect(200)).body.response.allowed).toBe(true);
+    await as(t.http().put(`/api/v2/flows/${org.name}/ship/rename`)).send({ new_name: 'critical' }).expect(200);
+    const after = (await send(body(), {}, 'named').expect(200)).body.response;
+    expect(after.allowed).toBe(false);
+    expect(after.status.message).toMatch(/sec-scan/);
+  });
+
   it('judges by the attached policies once there are some, and pod templates of every workload kind', async () => {
     const yaml = '_schema: https://docs.kosli.com/schemas/policy/v1\nartifacts:\n  attestations:\n    - name: security-scan\n      type: snyk\n';
     await t.http().put(`/api/v2/policies/${org.name}`).set(...bearer(org.adminKey)).field('payload', JSON.stringify({ name: 'scans' })).attach('policy_file', Buffer.from(yaml), 'p.yaml').expect(201);

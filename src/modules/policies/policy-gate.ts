@@ -155,7 +155,9 @@ export class PolicyGate {
     onlyFlow?: string,
   ): Promise<ArtifactDecision[]> {
     const evidence = await this.evidenceOf(orgId, artifacts, onlyFlow, true);
-    const versions = policies.map((p) => `${p.name}@${p.version}`).join('\u0001');
+    // A saved policy's name and version name its rules; the default rule varies with the environment's provenance
+    // requirement, so its key is its spec.
+    const versions = policies.map((p) => (p.version === 0 ? JSON.stringify(p.spec) : `${p.name}@${p.version}`)).join('\u0001');
     return evidence.map((e) => {
       const listing = allowlist.get(e.fingerprint) ?? null;
       const key = [orgId, versions, listing ? `${listing.timestamp}:${listing.user_name}:${listing.description}` : '', e.name, e.fingerprint, (e as KeyedEvidence).key].join('\u0000');
@@ -215,7 +217,8 @@ export class PolicyGate {
     if (keyed) {
       for (const p of provenance) {
         const list = keys.get(p.fingerprint) ?? [];
-        list.push(`${key(p)}:${JSON.stringify(tags.get(p.flowName) ?? {})}`);
+        // The flow's name too: rules read it (`flow.name`), and a rename makes no new moment.
+        list.push(`${key(p)}:${JSON.stringify(p.flowName)}:${JSON.stringify(tags.get(p.flowName) ?? {})}`);
         keys.set(p.fingerprint, list);
       }
     }
