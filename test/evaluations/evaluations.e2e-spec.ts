@@ -196,6 +196,17 @@ now := format_int(time.now_ns(), 10)
       expect(replay.body.identical).toBe(true);
     });
 
+    it('sees the name the flow has now: a rename makes no new moment, and the next evaluation shows the new name', async () => {
+      // Not among the orgs replayed at the end: replaying an evaluation made before a rename is a known limit.
+      const org = await evaluationWorld(t);
+      const echo = 'package policy\n\nimport rego.v1\n\nflow := input.trail.flow_name\n';
+      const before = await evaluate(t, org, { ...single(), policy: { files: { 'p.rego': echo } } }).expect(201);
+      expect(before.body.result).toEqual({ flow: 'app' });
+      await t.http().put(`/api/v2/flows/${org.name}/app/rename`).set(...bearer(org.adminKey)).send({ new_name: 'app2' }).expect(200);
+      const after = await evaluate(t, org, { context: { trails: [{ flow: 'app2', trail: 't1' }] }, policy: { files: { 'p.rego': echo } } }).expect(201);
+      expect(after.body.result).toEqual({ flow: 'app2' });
+    });
+
     it('mounts data.json and data.yaml at their folder path', async () => {
       const org = await world();
       const res = await evaluate(t, org, {

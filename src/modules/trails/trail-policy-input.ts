@@ -32,7 +32,7 @@ const CACHE_BYTES = 64 * 1024 * 1024;
 @Injectable()
 export class TrailPolicyInput {
   /**
-   * Elements already built, by (trail, moment, base URL). A trail at a moment never changes (see the trail
+   * Elements already built, by (trail, moment, flow name, base URL). A trail at a moment never changes (see the trail
    * moments' cache), so an element is kept until memory runs short; a policy re-run on the same trails (a
    * release gate asked again, a replay) builds nothing again. Elements are never modified once built.
    */
@@ -55,7 +55,8 @@ export class TrailPolicyInput {
   }
 
   private async one(orgId: string, orgName: string, pin: PinnedTrail, publicBaseUrl: string): Promise<Record<string, unknown>> {
-    const key = pin.trailId ? `${orgId}:${pin.trailId}:${pin.momentNumber}:${orgName}:${publicBaseUrl}` : null;
+    // The flow's name is part of the element and a rename makes no moment: it is part of the key.
+    const key = pin.trailId ? `${orgId}:${pin.trailId}:${pin.momentNumber}:${orgName}:${pin.flowName}:${publicBaseUrl}` : null;
     const hit = key ? this.built.get(key) : undefined;
     if (hit) return hit;
     const element = await this.read(orgId, orgName, pin, publicBaseUrl);
