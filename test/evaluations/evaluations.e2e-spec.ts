@@ -242,6 +242,9 @@ now := format_int(time.now_ns(), 10)
         (await failure({ 'p.rego': 'package policy\n\nimport rego.v1\n\nallow := true if input.trails\nallow := false if input.trails\n' })).kind,
       ).toBe('policy_runtime_error');
       expect((await failure({ 'p.rego': 'package other\n\nallow := true\n' })).kind).toBe('policy_output_invalid');
+      // A result PostgreSQL cannot store (a NUL from base64.decode) is the policy's output, not the service's fault.
+      const nul = await failure({ 'p.rego': 'package policy\n\nallow := true\n\nnote := base64.decode("AA==")\n' });
+      expect(nul).toMatchObject({ kind: 'policy_output_invalid', message: expect.stringMatching(/^result\.note: /) });
       await createControl(t, org, 'C-OUT');
       const decision = { decision: { control: 'C-OUT', name: 'gate', flow: 'app', trail: 't1' } };
       const notBoolean = await failure({ 'p.rego': 'package policy\n\nallow := "yes"\n' }, decision);

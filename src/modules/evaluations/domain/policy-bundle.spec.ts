@@ -35,12 +35,13 @@ describe('policy bundles', () => {
   });
 
   it('keeps a __proto__ key of the data as data, never touching the prototype of every object', () => {
-    for (const files of [
+    const bundles: Array<Record<string, string>> = [
       { 'p.rego': rego, '__proto__/data.json': '{"allow": true}' },
       { 'p.rego': rego, 'a/__proto__/data.yaml': 'allow: true' },
       { 'p.rego': rego, 'data.json': '{"__proto__": {"allow": true}}' },
       { 'p.rego': rego, 'data.json': '{"x": 1}', 'x2/data.json': '{"__proto__": {"polluted": 1}}' },
-    ]) {
+    ];
+    for (const files of bundles) {
       const bundle = loadBundle(files);
       expect(({} as Record<string, unknown>).allow).toBeUndefined();
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -9,6 +9,7 @@ import { UnitOfWork } from '../../../database/unit-of-work';
 import { JobQueue } from '../../../jobs/job-queue';
 import { DecisionRecorder, decisionOutputProblem } from '../../attestations/attestations.module';
 import { TrailPolicyInput } from '../../trails/trails.module';
+import { TOO_DEEP, unstorableText } from '../../../common/validation/storable-text';
 import { documentDigest, sha256Hex } from '../domain/canonical-json';
 import { EvaluationError, PolicyBundleError } from '../domain/evaluation-error';
 import { loadBundle, PolicyBundle } from '../domain/policy-bundle';
@@ -165,6 +166,10 @@ export class EvaluationRunner implements OnApplicationShutdown {
     });
     const policyFileDigests = bundle.fileDigests;
     if (!answer.ok) return { engine: used, inputDigest, error: answer.error, policyFileDigests };
+    // A result PostgreSQL cannot store (a NUL character or an unpaired surrogate in a string or a key, e.g. from
+    // base64.decode) is the policy's output problem, the same on every replay, not a failure of the service.
+    const unstorable = Object.entries(unstorableText(answer.value, 'result')).find(([, problem]) => problem !== TOO_DEEP);
+    if (unstorable) return { engine: used, inputDigest, error: { kind: 'policy_output_invalid', message: `${unstorable[0]}: ${unstorable[1]}` }, policyFileDigests };
     const invalid = row.decision ? decisionOutputProblem(answer.value) : null;
     if (invalid) return { engine: used, inputDigest, error: { kind: 'policy_output_invalid', message: invalid }, policyFileDigests };
     const resultDigest = documentDigest(answer.value);
