@@ -196,15 +196,21 @@ now := format_int(time.now_ns(), 10)
       expect(replay.body.identical).toBe(true);
     });
 
-    it('sees the name the flow has now: a rename makes no new moment, and the next evaluation shows the new name', async () => {
-      // Not among the orgs replayed at the end: replaying an evaluation made before a rename is a known limit.
-      const org = await evaluationWorld(t);
+    it('sees the name the flow has now: a rename makes no new moment, and the next evaluation shows the new name; a replay the old', async () => {
+      const org = await world();
       const echo = 'package policy\n\nimport rego.v1\n\nflow := input.trail.flow_name\n';
       const before = await evaluate(t, org, { ...single(), policy: { files: { 'p.rego': echo } } }).expect(201);
       expect(before.body.result).toEqual({ flow: 'app' });
       await t.http().put(`/api/v2/flows/${org.name}/app/rename`).set(...bearer(org.adminKey)).send({ new_name: 'app2' }).expect(200);
       const after = await evaluate(t, org, { context: { trails: [{ flow: 'app2', trail: 't1' }] }, policy: { files: { 'p.rego': echo } } }).expect(201);
       expect(after.body.result).toEqual({ flow: 'app2' });
+      // The one made before reads its trail by id, as it saw it: the same input, the same result.
+      const replay = await t.http().post(`/api/v2/evaluations/${org.name}/${before.body.id}/replay`).set(...bearer(org.adminKey)).expect(200);
+      expect(replay.body.identical).toBe(true);
+      // And a new flow that takes the old name changes nothing for it.
+      await t.http().put(`/api/v2/flows/${org.name}`).set(...bearer(org.adminKey)).send({ name: 'app' }).expect(201);
+      await t.http().put(`/api/v2/trails/${org.name}/app`).set(...bearer(org.adminKey)).field('data_json', JSON.stringify({ name: 't1', description: 'another' })).expect(201);
+      expect((await t.http().post(`/api/v2/evaluations/${org.name}/${before.body.id}/replay`).set(...bearer(org.adminKey)).expect(200)).body.identical).toBe(true);
     });
 
     it('mounts data.json and data.yaml at their folder path', async () => {

@@ -77,6 +77,7 @@ export class TrailPolicyInput {
       );
     }
     const events = await this.reader.events(trail.id, moment.momentNumber);
-    return toPolicyInputTrail(trail, moment, state, events, orgName, publicBaseUrl);
+    // The flow as the pin names it: its name now for a new evaluation, the name it had for a replay of an old one.
+    return toPolicyInputTrail({ ...trail, flow_name: pin.flowName }, moment, state, events, orgName, publicBaseUrl);
   }
 }

@@ -9,14 +9,23 @@ interface StoredTrail {
   flow_name: string;
   trail_name: string;
   moment_number: number;
+  /**
+   * The trail itself (evaluations made before it was kept have none): a replay or a recovery reads the trail by
+   * id, so a flow renamed since, or a new flow that took the old name, changes nothing; the names are those the
+   * evaluation saw.
+   */
+  trail_id?: string;
 }
 
 const toStored = (trails: readonly PinnedTrail[]): StoredTrail[] =>
-  trails.map((t) => ({ flow_name: t.flowName, trail_name: t.trailName, moment_number: t.momentNumber }));
+  trails.map((t) => ({ flow_name: t.flowName, trail_name: t.trailName, moment_number: t.momentNumber, ...(t.trailId ? { trail_id: t.trailId } : {}) }));
 
 /** A row as read: its stored trails as the trails module's PinnedTrail. */
 function fromStored(row: Omit<EvaluationRow, 'trails'> & { trails: StoredTrail[] }): EvaluationRow {
-  return { ...row, trails: row.trails.map((t) => ({ flowName: t.flow_name, trailName: t.trail_name, momentNumber: t.moment_number })) };
+  return {
+    ...row,
+    trails: row.trails.map((t) => ({ flowName: t.flow_name, trailName: t.trail_name, momentNumber: t.moment_number, ...(t.trail_id ? { trailId: t.trail_id } : {}) })),
+  };
 }
 
 /** What a decision asks for (as the request said it). */

@@ -90,7 +90,7 @@ export class CreateEvaluationHandler implements ICommandHandler<CreateEvaluation
         requestedAt,
         recordedAt: pinned.instant,
         policyDigest: digest,
-        trails: pinned.trails.map((t) => ({ flowName: t.flowName, trailName: t.trailName, momentNumber: t.momentNumber })),
+        trails: pinned.trails.map((t) => ({ flowName: t.flowName, trailName: t.trailName, momentNumber: t.momentNumber, trailId: t.trailId })),
         params: params ?? null,
         decision: decision ?? null,
         leaseMs: leaseMsOf(this.config),
