@@ -54,13 +54,22 @@ export class ReportEnvironmentHandler implements ICommandHandler<ReportEnvironme
     if (isUnchanged(env, summary)) return this.unchanged(env);
 
     // The policies attached when the snapshot is taken judge it (none: the rule of environments without policies).
-    const rules = await this.policies.rulesOf(orgId, env.id);
-    const evaluated = await this.compliance.evaluate(orgId, summary.artifacts, env.require_provenance, rules);
+    let rules = await this.policies.rulesOf(orgId, env.id);
+    let evaluated = await this.compliance.evaluate(orgId, summary.artifacts, env.require_provenance, rules);
     return this.uow.run(async (manager) => {
-      const locked = (await this.environments.lock(manager, orgId, envName))!;
+      const locked = await this.environments.lock(manager, orgId, envName);
+      // Renamed since it was read (the name now free, or another environment's): as if it were not there.
+      if (!locked || locked.id !== env.id) throw new NotFoundError(`Environment '${envName}' not found`);
       checkType(locked, type);
       // Inside the transaction that holds the row: another connection would wait for it.
       if (isUnchanged(locked, summary)) return this.unchanged(locked, manager);
+      // Settings changed between the read and the lock (provenance required, policies attached or detached):
+      // the snapshot is judged by those in force now, not by those read before.
+      const current = await this.policies.rulesOf(orgId, env.id);
+      if (locked.require_provenance !== env.require_provenance || ruleVersions(current) !== ruleVersions(rules)) {
+        rules = current;
+        evaluated = await this.compliance.evaluate(orgId, summary.artifacts, locked.require_provenance, rules);
+      }
       const plan = planSnapshot(await this.snapshots.openRuns(manager, orgId, locked.id), evaluated);
       const number = locked.last_snapshot + 1;
       const createdAt = await this.snapshots.insertSnapshot(manager, {
@@ -135,4 +144,10 @@ function isUnchanged(env: EnvironmentRecord, summary: ReportSummary): boolean {
   if (env.last_snapshot === 0) return false;
   const latest = env.include_scaling ? env.scale_hash : env.set_hash;
   return latest !== null && latest.equals(env.include_scaling ? summary.scaleHash : summary.setHash);
+}
+
+/** The policies and allow-list entries a snapshot is judged by, as one comparable text. */
+function ruleVersions(rules: Awaited<ReturnType<PolicyGate['rulesOf']>>): string {
+  if (!rules) return '';
+  return JSON.stringify([rules.policies.map((p) => `${p.name}@${p.version}`), [...rules.allowlist.entries()]]);
 }
