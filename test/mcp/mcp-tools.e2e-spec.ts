@@ -398,6 +398,11 @@ describe.each<[string, Connect]>([
       const lists = [await run('list_non_compliant', { kind: 'trails', from: '2000-01-01T00:00:00Z' }), await run('list_non_compliant', { kind: 'environments', from: '2000-01-01T00:00:00Z' })];
       for (const list of lists) expect(secretsOf(b).filter((s) => JSON.stringify(list).includes(s))).toEqual([]);
       await expect(admin.readResource({ uri: `veritrail://${b.org.name}/trails/${b.flow}/${b.trail}` })).rejects.toThrow(`This server answers for organization '${a.org.name}'`);
+      // Nor by climbing out of this org's paths with '..' (a URL collapses it, encoded or not).
+      await expect(admin.readResource({ uri: `veritrail://${a.org.name}/trails/../${b.org.name}` })).rejects.toThrow(/Unknown resource/);
+      await expect(admin.readResource({ uri: `veritrail://${a.org.name}/trails/%2e%2e/${b.org.name}` })).rejects.toThrow(/Unknown resource/);
+      const climbed = await run('explain_trail_compliance', { flow: '..', trail: b.org.name });
+      expect([climbed.isError, climbed.text]).toEqual([true, "Invalid arguments for explain_trail_compliance: '..' is not a name"]);
     });
 
     it("is refused to a key that is not a member of the org", async () => {

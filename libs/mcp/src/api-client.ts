@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 
+/** An argument that fits the input schema but not the question (a time that does not parse, a span backwards, a name `..`). */
+export class InvalidArgumentError extends Error {}
+
 /** One record an answer rests on: where to read it again, and the SHA-256 of the bytes the answer was built from. */
 export interface Citation {
   url: string;
@@ -56,8 +59,13 @@ export class VeritrailApi {
     this.citeBase = (options.citeBaseUrl ?? options.baseUrl).replace(/\/+$/, '');
   }
 
-  /** `/api/v2/<segments...>` with each segment encoded, and the query's defined fields. */
+  /**
+   * `/api/v2/<segments...>` with each segment encoded, and the query's defined fields. A segment `.` or `..` is
+   * refused: encoded or not, a URL collapses it, and the request would climb to another path (another org's).
+   */
   path(segments: (string | number)[], query: Record<string, string | number | boolean | undefined> = {}): string {
+    const dots = segments.find((s) => s === '.' || s === '..');
+    if (dots !== undefined) throw new InvalidArgumentError(`'${dots}' is not a name`);
     const path = '/api/v2/' + segments.map((s) => encodeURIComponent(String(s))).join('/');
     const search = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) if (value !== undefined) search.set(key, String(value));

@@ -50,6 +50,8 @@ export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
 ];
 
 /** The template a URI matches and its variables (decoded), or null. */
+const DOT_SEGMENT = /^\.\.?$/;
+
 export function matchResource(uri: string): { template: ResourceTemplate; vars: Record<string, string> } | null {
   const prefix = `${SCHEME}://`;
   if (!uri.startsWith(prefix)) return null;
@@ -67,7 +69,8 @@ export function matchResource(uri: string): { template: ResourceTemplate; vars: 
         } catch {
           ok = false;
         }
-        ok = ok && vars[variable[1]] !== '';
+        // '.' and '..' are no names: a URL would collapse them and climb to another path (another org's).
+        ok = ok && vars[variable[1]] !== '' && !DOT_SEGMENT.test(vars[variable[1]]);
       } else {
         ok = pattern[i] === parts[i];
       }

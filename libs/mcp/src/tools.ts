@@ -1,4 +1,4 @@
-import { ApiError, Citation, VeritrailApi } from './api-client';
+import { ApiError, Citation, InvalidArgumentError, VeritrailApi } from './api-client';
 import { anyJson, arr, bool, citations, int, nullable, num, obj, pageOf, pagingInput, pagingOutput, Schema, str } from './schema';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- API answers are read field by field into typed outputs. */
@@ -13,8 +13,7 @@ export interface ToolDefinition {
   run(api: VeritrailApi, input: any): Promise<Record<string, unknown>>;
 }
 
-/** An argument that fits the input schema but not the question (a time that does not parse, a span backwards). */
-export class InvalidArgumentError extends Error {}
+export { InvalidArgumentError };
 
 /** How many list items a tool reads from the API at most to answer one question (5 pages of 100). */
 export const SCAN_LIMIT = 500;
