@@ -370,6 +370,28 @@ describe('web interface (/ui) in a browser', () => {
     await context.close();
   });
 
+  it("pages through a flow's artifacts past the first 20, newest first", async () => {
+    const flow = 'many-artifacts';
+    const as = <T extends { set: (k: string, v: string) => T }>(req: T) => req.set(...bearer(world.org.adminKey));
+    await as(t.http().put(`/api/v2/flows/${world.org.name}`)).send({ name: flow, description: '', visibility: 'private' }).expect(201);
+    await as(t.http().put(`/api/v2/trails/${world.org.name}/${flow}`)).field('data_json', JSON.stringify({ name: 'r1' })).expect(201);
+    const fingerprints = Array.from({ length: 21 }, (_, i) => createHash('sha256').update(`artifact-${i}`).digest('hex'));
+    for (const [i, fingerprint] of fingerprints.entries()) {
+      await as(t.http().post(`/api/v2/artifacts/${world.org.name}/${flow}`)).send({ fingerprint, filename: `build-${i}`, trail_name: 'r1', template_reference_name: 'app' }).expect(201);
+    }
+    const context = await browser.newContext();
+    const page = await signIn(context, world.org.name, world.org.adminKey);
+    await visit(page, `/ui/o/${world.org.name}/artifacts?flow=${flow}`);
+    await page.getByRole('link', { name: fingerprints[20], exact: true }).waitFor();
+    expect(await page.locator('main').innerText()).not.toContain(fingerprints[0]);
+    await page.getByRole('link', { name: 'Next →' }).click();
+    await page.waitForURL(/page=2/);
+    await page.getByRole('link', { name: fingerprints[0], exact: true }).waitFor();
+    expect(await page.getByRole('link', { name: 'Next →' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: '← Previous' }).count()).toBe(1);
+    await context.close();
+  });
+
   it("a session acts with its key's role, exactly as the key would; an unknown cookie is no credential", async () => {
     const readerKey = await addMember(t, world.org.name, 'reader');
     const context = await browser.newContext();

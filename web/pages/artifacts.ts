@@ -2,7 +2,10 @@ import { get } from '../api';
 import { badge, h, link, section, table, time, value, show } from '../dom';
 import { ui } from '../nav';
 import type { Ctx } from './index';
-import { download, pageNumber, pager, queryForm } from './common';
+import { download, pageNumber, pager, queryForm, stepPager } from './common';
+
+/** Artifacts a page of the list shows. */
+const PER_PAGE = 20;
 
 const enc = encodeURIComponent;
 
@@ -13,7 +16,7 @@ export async function artifactsPage({ params, query, main, setTitle }: Ctx): Pro
   const flow = query.get('flow') ?? '';
   const flows = await get<any[]>(`/flows/${enc(org)}`);
   const chosen = flow || flows[0]?.name;
-  const list = chosen ? await get<any>(`/artifacts/${enc(org)}/${enc(chosen)}?page=${page}&per_page=20`) : { data: [] };
+  const list = chosen ? await get<any>(`/artifacts/${enc(org)}/${enc(chosen)}?page=${page}&per_page=${PER_PAGE}`) : { data: [] };
   const rows: any[] = Array.isArray(list) ? list : list.data ?? list.embedded?.artifacts ?? [];
   show(main, 
     h('h1', {}, 'Artifacts'),
@@ -28,7 +31,8 @@ export async function artifactsPage({ params, query, main, setTitle }: Ctx): Pro
         time(a.created_at),
       ]),
     ),
-    Array.isArray(list) ? null : pager(list, page),
+    // The flow's list is a plain array (no total): previous and next by the page's length.
+    Array.isArray(list) ? stepPager(page, rows.length, PER_PAGE) : pager(list, page),
   );
 }
 

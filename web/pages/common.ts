@@ -10,12 +10,26 @@ export interface Page<T> {
 export function pager(page: Page<unknown>, current: number, param = 'page', label = 'Pages'): HTMLElement | null {
   const p = page.pagination;
   if (!p) return null;
+  return pagerNav(current, current < p.page_count, `Page ${p.page} of ${Math.max(p.page_count, 1)} (${p.total} in all)`, param, label);
+}
+
+/**
+ * Previous and next links for a list the API answers as a plain array (no total): a page as long as asked may have
+ * a next one.
+ */
+export function stepPager(current: number, shown: number, perPage: number, param = 'page', label = 'Pages'): HTMLElement | null {
+  const more = shown >= perPage;
+  if (current <= 1 && !more) return null;
+  return pagerNav(current, more, `Page ${current}`, param, label);
+}
+
+function pagerNav(current: number, hasNext: boolean, text: string, param: string, label: string): HTMLElement {
   return h(
     'nav',
     { class: 'pager', 'aria-label': label },
     current > 1 ? h('a', { href: withQuery({ [param]: current - 1 }), 'data-link': true, rel: 'prev' }, '← Previous') : null,
-    h('span', {}, `Page ${p.page} of ${Math.max(p.page_count, 1)} (${p.total} in all)`),
-    current < p.page_count ? h('a', { href: withQuery({ [param]: current + 1 }), 'data-link': true, rel: 'next' }, 'Next →') : null,
+    h('span', {}, text),
+    hasNext ? h('a', { href: withQuery({ [param]: current + 1 }), 'data-link': true, rel: 'next' }, 'Next →') : null,
   );
 }
 
