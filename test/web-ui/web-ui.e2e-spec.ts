@@ -370,7 +370,7 @@ describe('web interface (/ui) in a browser', () => {
     await context.close();
   });
 
-  it("pages through a flow's artifacts past the first 20, newest first", async () => {
+  it("pages through a flow's artifacts and an environment's snapshots past the first 20, newest first", async () => {
     const flow = 'many-artifacts';
     const as = <T extends { set: (k: string, v: string) => T }>(req: T) => req.set(...bearer(world.org.adminKey));
     await as(t.http().put(`/api/v2/flows/${world.org.name}`)).send({ name: flow, description: '', visibility: 'private' }).expect(201);
@@ -389,6 +389,19 @@ describe('web interface (/ui) in a browser', () => {
     await page.getByRole('link', { name: fingerprints[0], exact: true }).waitFor();
     expect(await page.getByRole('link', { name: 'Next →' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: '← Previous' }).count()).toBe(1);
+
+    // An environment's snapshot timeline, the same way (21 reports of different images: 21 snapshots).
+    const as2 = (req: any) => req.set(...bearer(world.org.adminKey));
+    await as2(t.http().put(`/api/v2/environments/${world.org.name}`)).send({ name: 'paged', type: 'server', description: '' }).expect(201);
+    for (let i = 0; i < 21; i++) {
+      await as2(t.http().put(`/api/v2/environments/${world.org.name}/paged/report/server`)).send({ artifacts: [{ digests: { [`app-${i}.tgz`]: fingerprints[i] }, creationTimestamp: 1700000000 }] }).expect(201);
+    }
+    await visit(page, `/ui/o/${world.org.name}/environments/paged`);
+    await page.getByRole('link', { name: '#21', exact: true }).waitFor();
+    expect(await page.getByRole('link', { name: '#1', exact: true }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Next →' }).click();
+    await page.waitForURL(/page=2/);
+    await page.getByRole('link', { name: '#1', exact: true }).waitFor();
     await context.close();
   });
 

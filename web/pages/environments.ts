@@ -2,7 +2,7 @@ import { get } from '../api';
 import { badge, h, link, section, table, time, value, show } from '../dom';
 import { navigate, ui, withQuery } from '../nav';
 import type { Ctx } from './index';
-import { pageNumber, pager } from './common';
+import { pageNumber, pager, stepPager } from './common';
 
 const enc = encodeURIComponent;
 
@@ -91,7 +91,8 @@ export async function environmentPage({ params, query, main, setTitle }: Ctx): P
           return [link(ui('o', org, 'environments', env, 'snapshots', n), `#${n}`), time(s.from ?? s.timestamp), badge(s.compliant ?? s.is_compliant), String(s.artifacts?.length ?? s.artifact_count ?? '')];
         }),
       ),
-      Array.isArray(snapshots) ? null : pager(snapshots, page),
+      // The snapshot list is a plain array (no total): previous and next by the page's length.
+      Array.isArray(snapshots) ? stepPager(page, snaps.length, 20) : pager(snapshots, page),
     ),
     section('Compare two snapshots', diffForm, diff),
     section('Attached policies', policyTexts.length ? policyTexts.map(([name, text]) => h('div', {}, h('h3', {}, name), h('pre', { 'data-testid': 'policy-yaml' }, text))) : h('p', { class: 'empty' }, 'No policy attached.')),
