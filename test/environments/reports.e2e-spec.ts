@@ -1,6 +1,7 @@
 import { addMember, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { digest, envApi, pod } from '../support/env-helpers';
+import { QueryRunner } from 'typeorm';
 import { waitFor } from '../support/wait';
 
 const W1 = digest('web-1');
@@ -64,53 +65,56 @@ describe('environment reports (PUT /environments/{org}/{env}/report/{type})', ()
     }
   });
 
-  it('a report that meets a rename of its environment between reading it and locking it is a 404 and writes nothing', async () => {
-    const { org, api } = await env('K8S');
-    const [{ id }] = await t.dataSource.query(`SELECT e.id FROM environments e JOIN organizations o ON o.id = e.org_id WHERE o.name = $1 AND e.name = 'prod'`, [org.name]);
-    // Another writer holds the environment (as a rename does) while the report is on its way.
-    const renamer = t.dataSource.createQueryRunner();
-    await renamer.connect();
-    await renamer.startTransaction();
-    const [{ pid }] = await renamer.query(`SELECT pg_backend_pid() AS pid`);
+  const environmentId = async (org: TestOrg): Promise<string> =>
+    (await t.dataSource.query(`SELECT e.id FROM environments e JOIN organizations o ON o.id = e.org_id WHERE o.name = $1 AND e.name = 'prod'`, [org.name]))[0].id;
+
+  /**
+   * Sends `request` while another transaction holds the environment's row, runs `meanwhile` in that transaction
+   * once the request waits for it (PostgreSQL says who blocks whom: nothing is timed), commits, and answers.
+   */
+  async function racing<T>(id: string, request: () => Promise<T>, meanwhile: (other: QueryRunner) => Promise<unknown>): Promise<T> {
+    const other = t.dataSource.createQueryRunner();
+    await other.connect();
+    await other.startTransaction();
     try {
-      await renamer.query(`SELECT id FROM environments WHERE id = $1 FOR UPDATE`, [id]);
-      const report = api.report('prod', 'K8S', { artifacts: [pod('p', { web: W1 })] }).then((res) => res);
+      const [{ pid }] = await other.query(`SELECT pg_backend_pid() AS pid`);
+      await other.query(`SELECT id FROM environments WHERE id = $1 FOR UPDATE`, [id]);
+      const answer = request();
       await waitFor(async () => (await t.dataSource.query(`SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [pid])).length > 0, {
         what: 'the report waiting for the environment',
       });
-      await renamer.query(`UPDATE environments SET name = 'prod-2' WHERE id = $1`, [id]);
-      await renamer.commitTransaction();
-      const res = await report;
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual({ message: "Environment 'prod' not found", errors: null });
+      await meanwhile(other);
+      await other.commitTransaction();
+      return await answer;
     } finally {
-      if (renamer.isTransactionActive) await renamer.rollbackTransaction();
-      await renamer.release();
+      if (other.isTransactionActive) await other.rollbackTransaction();
+      await other.release();
     }
+  }
+
+  it('a report that meets a rename of its environment between reading it and locking it is a 404 and writes nothing', async () => {
+    const { org, api } = await env('K8S');
+    const id = await environmentId(org);
+    const res = await racing(
+      id,
+      () => api.report('prod', 'K8S', { artifacts: [pod('p', { web: W1 })] }).then((r) => r),
+      (other) => other.query(`UPDATE environments SET name = 'prod-2' WHERE id = $1`, [id]),
+    );
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ message: "Environment 'prod' not found", errors: null });
     expect((await stored(org)).snapshots).toBe(0);
   });
 
   it('a report is judged by the settings in force when it locks its environment, not those it read before', async () => {
     const { org, api } = await env('K8S', { require_provenance: false });
-    const [{ id }] = await t.dataSource.query(`SELECT e.id FROM environments e JOIN organizations o ON o.id = e.org_id WHERE o.name = $1 AND e.name = 'prod'`, [org.name]);
-    const editor = t.dataSource.createQueryRunner();
-    await editor.connect();
-    await editor.startTransaction();
-    const [{ pid }] = await editor.query(`SELECT pg_backend_pid() AS pid`);
-    try {
-      await editor.query(`SELECT id FROM environments WHERE id = $1 FOR UPDATE`, [id]);
-      // An image no trail reported: compliant without the provenance requirement, not with it.
-      const report = api.report('prod', 'K8S', { artifacts: [pod('p', { web: W2 })] }).then((res) => res);
-      await waitFor(async () => (await t.dataSource.query(`SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [pid])).length > 0, {
-        what: 'the report waiting for the environment',
-      });
-      await editor.query(`UPDATE environments SET require_provenance = true WHERE id = $1`, [id]);
-      await editor.commitTransaction();
-      expect((await report).status).toBe(201);
-    } finally {
-      if (editor.isTransactionActive) await editor.rollbackTransaction();
-      await editor.release();
-    }
+    const id = await environmentId(org);
+    // An image no trail reported: compliant without the provenance requirement, not with it.
+    const res = await racing(
+      id,
+      () => api.report('prod', 'K8S', { artifacts: [pod('p', { web: W2 })] }).then((r) => r),
+      (other) => other.query(`UPDATE environments SET require_provenance = true WHERE id = $1`, [id]),
+    );
+    expect(res.status).toBe(201);
     const [snapshot] = await t.dataSource.query(`SELECT compliant FROM environment_snapshots WHERE environment_id = $1`, [id]);
     expect(snapshot.compliant).toBe(false);
   });
