@@ -1,6 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import { Outbox, OutboxEvent } from '../../src/modules/outbox/outbox.module';
+import { DeliveryRepository } from '../../src/modules/actions/persistence/delivery.repository';
 import { bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 import { HttpReceiver, ReceivedMail, ReceivedRequest, startHttpReceiver, startSmtpReceiver } from '../support/receivers';
@@ -296,5 +297,37 @@ describe('notification delivery', () => {
     } finally {
       receiver.reply = () => 200;
     }
+  });
+
+  it('an attempt that outlived its lease records nothing over the attempt that took the delivery after it', async () => {
+    const action = await createAction('flows', {
+      name: 'fenced',
+      flows: ['app'],
+      triggers: ['ON_ATTESTATION'],
+      targets: [{ type: 'WEBHOOK', webhook: receiver.url('/fenced') }],
+    });
+    const [{ id: actionId }] = await t.dataSource.query(`SELECT id FROM actions WHERE org_id = $1 AND number = $2`, [orgId, action.number]);
+    const deliveries = t.app.get(DeliveryRepository, { strict: false });
+    const manager = t.dataSource.manager;
+    const id = randomUUID();
+    // A delivery with no job, so that only this test attempts it.
+    await deliveries.insertMany(manager, [{ id, orgId, actionId, targetIndex: 0, trigger: 'ON_ATTESTATION', event: { type: 'test' } as any }]);
+    const stalled = await deliveries.lease(manager, id, -1_000); // a lease that has already run out
+    const current = await deliveries.lease(manager, id, 60_000);
+    expect(stalled && current && stalled.lease_token !== current.lease_token).toBe(true);
+    const attempt = (leaseToken: string, succeeded: boolean) =>
+      deliveries.recordAttempt(manager, {
+        deliveryId: id, leaseToken, orgId, actionId, attempt: 1, succeeded, statusCode: succeeded ? 200 : 500,
+        error: succeeded ? null : 'HTTP 500', startedAt: new Date(), durationMs: 1, status: succeeded ? 'delivered' : 'pending',
+      });
+    expect(await attempt(stalled!.lease_token, false)).toBe(false);
+    await deliveries.releaseLease(manager, id, stalled!.lease_token);
+    let [row] = await t.dataSource.query(`SELECT status, attempts, lease_until IS NOT NULL AS leased FROM action_deliveries WHERE id = $1`, [id]);
+    expect(row).toEqual({ status: 'pending', attempts: 0, leased: true });
+    expect(await attempt(current!.lease_token, true)).toBe(true);
+    [row] = await t.dataSource.query(`SELECT status, attempts, lease_until IS NOT NULL AS leased FROM action_deliveries WHERE id = $1`, [id]);
+    expect(row).toEqual({ status: 'delivered', attempts: 1, leased: false });
+    const attempts = (await t.http().get(`/api/v2/actions/${org.name}/${action.number}/deliveries`).set(...admin()).expect(200)).body;
+    expect(attempts.map((a: any) => [a.status, a.delivery_status])).toEqual([['succeeded', 'delivered']]);
   });
 });

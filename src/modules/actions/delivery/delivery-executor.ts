@@ -92,13 +92,13 @@ export class DeliveryExecutor implements BeforeApplicationShutdown {
     const leased = await this.deliveries.lease(manager, id, deliveryTimeoutMs + LEASE_MARGIN_MS);
     if (!leased) return (await this.deliveries.state(manager, id)) === 'in_flight' ? 'busy' : 'done';
     if (leased.action_deleted || !leased.target) {
-      await this.deliveries.abandon(manager, id, 'the action was deleted or changed its targets');
+      await this.deliveries.abandon(manager, id, leased.lease_token, 'the action was deleted or changed its targets');
       return 'done';
     }
     const receiver = this.targets.receiverKey(leased.target);
     if (maxPerReceiver !== null) {
       if ((this.perReceiver.get(receiver) ?? 0) >= maxPerReceiver) {
-        await this.deliveries.releaseLease(manager, id);
+        await this.deliveries.releaseLease(manager, id, leased.lease_token);
         return 'busy';
       }
       this.take(receiver);
@@ -111,9 +111,10 @@ export class DeliveryExecutor implements BeforeApplicationShutdown {
     if (this.aborting) return 'busy';
     const attempt = leased.attempts + 1;
     const status = result.ok ? 'delivered' : result.permanent || attempt >= deliveryAttempts ? 'dead' : 'pending';
-    await this.uow.run(async (tx) => {
-      await this.deliveries.recordAttempt(tx, {
+    const recorded = await this.uow.run(async (tx) => {
+      const held = await this.deliveries.recordAttempt(tx, {
         deliveryId: id,
+        leaseToken: leased.lease_token,
         orgId: leased.org_id,
         actionId: leased.action_id,
         attempt,
@@ -124,8 +125,15 @@ export class DeliveryExecutor implements BeforeApplicationShutdown {
         durationMs,
         status,
       });
-      await this.actions.recordOutcome(tx, leased.action_id, result.ok, new Date(this.clock.now()));
+      if (held) await this.actions.recordOutcome(tx, leased.action_id, result.ok, new Date(this.clock.now()));
+      return held;
     });
+    if (!recorded) {
+      // The lease ran out under this attempt (the process stalled past the margin) and another attempt took the
+      // delivery: that one's outcome is the delivery's; this one is only logged.
+      this.logger.warn('notification attempt outlived its lease; not recorded', { delivery_id: id, action_id: leased.action_id, ok: result.ok, error: result.error });
+      return 'busy';
+    }
     this.metrics.countDelivery(leased.target.type, status === 'delivered' ? 'delivered' : status === 'dead' ? 'dead' : 'failed');
     if (status === 'dead') {
       this.logger.warn('notification dead-lettered', { delivery_id: id, action_id: leased.action_id, attempts: attempt, error: result.error });
