@@ -157,9 +157,12 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       const actions = heard.map((h) => h.action);
       const delivered = toDeliveryEvent(event, actions[0].org_name);
       const fired = triggersOf(event.type, event.payload);
-      for (const { action } of heard) {
+      for (const { action, matched } of heard) {
+        // An environment action's receivers learn which of its environments the change was heard by (a logical
+        // one, when only that matched); `subject.environment` says which physical environment changed.
+        const forAction: DeliveryEvent = action.type === 'env' ? { ...delivered, matched_environments: matched } : delivered;
         for (const trigger of fired) {
-          if (action.triggers.includes(trigger) && TRIGGERS[action.type].includes(trigger)) deliver(action, trigger, delivered);
+          if (action.triggers.includes(trigger) && TRIGGERS[action.type].includes(trigger)) deliver(action, trigger, forAction);
         }
       }
       if (event.type === EVENT_TYPES.attestationRecorded) {
