@@ -9,7 +9,7 @@ import { UnitOfWork } from '../../../database/unit-of-work';
 import { JobQueue } from '../../../jobs/job-queue';
 import { Outbox, OUTBOX_CHANNEL, StoredOutboxEvent } from '../../outbox/outbox.module';
 import { DeliveryEvent } from '../domain/notification';
-import { COMPLIANCE_TRIGGERS, EVENT_TYPES, RELAYED_EVENT_TYPES, scopeOf, Trigger, TRAIL_COMPLIANCE_CHANGED, TRIGGERS, triggersOf } from '../domain/triggers';
+import { COMPLIANCE_TRIGGERS, EVENT_TYPES, matchedScopes, RELAYED_EVENT_TYPES, Trigger, TRAIL_COMPLIANCE_CHANGED, TRIGGERS, triggersOf } from '../domain/triggers';
 import { ActionReader, LiveAction } from '../persistence/action.reader';
 import { DeliveryRepository, NewDelivery } from '../persistence/delivery.repository';
 import { NotificationTargetRegistry } from '../targets/notification-target.registry';
@@ -35,8 +35,9 @@ class AttemptFailed extends Error {}
  * Moves outbox events to notification deliveries, in worker processes (ROLE worker or all):
  * 1. woken by the outbox's NOTIFY (sent when an event commits) or its 2 s poll, it claims pending events in
  *    batches, and in the same transaction matches them against the org's live actions (type, trigger, flow or
- *    environment), runs the compliance watch for trail-compliance triggers, and writes one delivery per
- *    (event, action, target) with one pg-boss job each, due after the retry delay;
+ *    environment, or a logical environment the event's environment was a member of), runs the compliance watch
+ *    for trail-compliance triggers, and writes one delivery per (event, action, target) with one pg-boss job
+ *    each, due after the retry delay;
  * 2. after that commit it attempts each new delivery at once (the fast path, DeliveryExecutor.tryNow);
  * 3. the job is the durable path: if the fast path did not deliver (failed, no room, or the process died), the
  *    job attempts it, and pg-boss retries a failed attempt with exponential backoff and jitter until the
@@ -141,21 +142,27 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
         out.push({ id: randomUUID(), orgId: action.org_id, actionId: action.id, targetIndex, trigger, event, receiver: this.targets.receiverKey(target) }),
       );
     };
+    // Each action that hears the event, with the names of its scope it heard it by. An environment event carries
+    // the logical environments its environment belonged to when it was raised (membership then, not now).
     const matching = (actions: LiveAction[], event: StoredOutboxEvent) =>
-      actions.filter((a) => {
-        const scope = scopeOf(a.type, event.subject);
-        return scope !== undefined && a.scopes.includes(scope);
+      actions.flatMap((action) => {
+        const matched = matchedScopes(action.type, action.scopes, event.subject);
+        return matched.length ? [{ action, matched }] : [];
       });
     const watched: Array<{ event: StoredOutboxEvent; actions: LiveAction[] }> = [];
 
     for (const event of events) {
-      const actions = matching(byOrg.get(event.orgId) ?? [], event);
-      if (!actions.length) continue;
+      const heard = matching(byOrg.get(event.orgId) ?? [], event);
+      if (!heard.length) continue;
+      const actions = heard.map((h) => h.action);
       const delivered = toDeliveryEvent(event, actions[0].org_name);
       const fired = triggersOf(event.type, event.payload);
-      for (const action of actions) {
+      for (const { action, matched } of heard) {
+        // An environment action's receivers learn which of its environments the change was heard by (a logical
+        // one, when only that matched); `subject.environment` says which physical environment changed.
+        const forAction: DeliveryEvent = action.type === 'env' ? { ...delivered, matched_environments: matched } : delivered;
         for (const trigger of fired) {
-          if (action.triggers.includes(trigger) && TRIGGERS[action.type].includes(trigger)) deliver(action, trigger, delivered);
+          if (action.triggers.includes(trigger) && TRIGGERS[action.type].includes(trigger)) deliver(action, trigger, forAction);
         }
       }
       if (event.type === EVENT_TYPES.attestationRecorded) {

@@ -51,4 +51,29 @@ describe('notification content', () => {
     expect(mail.text).toContain('Delivery id: d-1');
     expect(mail.text).toContain('attestation_name: unit');
   });
+
+  it('an environment action says which of its environments it heard the change by', () => {
+    const env: DeliveryContext = {
+      ...ctx,
+      trigger: 'ON_STARTED_ARTIFACT',
+      action: { number: 4, name: 'prod-watch', type: 'env' },
+      event: {
+        id: '43',
+        type: 'artifact.started',
+        org: 'acme',
+        subject: { environment: 'prod-eu', environment_type: 'K8S', logical_environments: ['prod'], artifact_name: 'web' },
+        data: { artifact_name: 'web' },
+        occurred_at: 1_700_000_000.5,
+        matched_environments: ['prod'],
+      },
+    };
+    expect(webhookBody(env)).toMatchObject({ subject: { environment: 'prod-eu', logical_environments: ['prod'] }, matched_environments: ['prod'] });
+    expect(summary(env.event)).toBe('Artifact *web* started in environment *prod-eu* (logical environment *prod*)');
+    expect(summary({ ...env.event, matched_environments: ['all', 'prod'] }, true)).toBe('Artifact web started in environment prod-eu (logical environments all, prod)');
+    // Named directly, the physical environment is all there is to say.
+    expect(summary({ ...env.event, matched_environments: ['prod', 'prod-eu'] }, true)).toBe('Artifact web started in environment prod-eu');
+    expect(emailMessage(env).subject).toBe('[Veritrail] acme: Artifact web started in environment prod-eu (logical environment prod)');
+    // A flow action's body has no such field.
+    expect(webhookBody(ctx)).not.toHaveProperty('matched_environments');
+  });
 });

@@ -10,6 +10,12 @@ export interface DeliveryEvent {
   data: Record<string, unknown>;
   /** Unix seconds */
   occurred_at: number;
+  /**
+   * Environment actions only: the names of the action's environments the event matched, sorted. The physical
+   * environment's own name when the action names it; a logical environment's when the event's environment was
+   * its member. Absent on deliveries stored before it existed.
+   */
+  matched_environments?: string[];
 }
 
 export interface DeliveryContext {
@@ -33,6 +39,7 @@ export function webhookBody(ctx: DeliveryContext): Record<string, unknown> {
     action: ctx.action,
     subject: ctx.event.subject,
     data: ctx.event.data,
+    ...(ctx.event.matched_environments ? { matched_environments: ctx.event.matched_environments } : {}),
     event_id: ctx.event.id,
     occurred_at: ctx.event.occurred_at,
     timestamp: ctx.sentAt,
@@ -52,6 +59,11 @@ export function summary(event: DeliveryEvent, plain = false): string {
   const s = event.subject;
   const d = event.data;
   const trail = `${b(`${str(s.flow)}/${str(s.trail)}`)}`;
+  // Heard only through logical environments: name them after the physical environment that changed.
+  const logical = event.matched_environments ?? [];
+  const env =
+    b(s.environment) +
+    (logical.length && !logical.includes(str(s.environment)) ? ` (logical environment${logical.length > 1 ? 's' : ''} ${logical.map(b).join(', ')})` : '');
   switch (event.type) {
     case 'trail.started':
       return `Trail ${trail} started`;
@@ -62,13 +74,13 @@ export function summary(event: DeliveryEvent, plain = false): string {
     case 'decision.recorded':
       return `Decision ${b(d.attestation_name)} on control ${b(d.control)} in ${trail}: ${d.is_compliant ? 'allowed' : 'DENIED'}`;
     case 'artifact.started':
-      return `Artifact ${b(d.artifact_name)} started in environment ${b(s.environment)}`;
+      return `Artifact ${b(d.artifact_name)} started in environment ${env}`;
     case 'artifact.exited':
-      return `Artifact ${b(d.artifact_name)} exited environment ${b(s.environment)}`;
+      return `Artifact ${b(d.artifact_name)} exited environment ${env}`;
     case 'artifact.scaled':
-      return `Artifact ${b(d.artifact_name)} scaled to ${str(d.instances)} in environment ${b(s.environment)}`;
+      return `Artifact ${b(d.artifact_name)} scaled to ${str(d.instances)} in environment ${env}`;
     case 'environment.compliance_changed':
-      return `Environment ${b(s.environment)} is now ${d.compliant ? 'compliant' : 'NOT compliant'}`;
+      return `Environment ${env} is now ${d.compliant ? 'compliant' : 'NOT compliant'}`;
     default:
       return `${event.type} in ${Object.values(s).map(str).join('/')}`;
   }

@@ -78,8 +78,15 @@ export function triggersOf(type: string, payload: Record<string, unknown>): Trig
   }
 }
 
-/** Flow events name their flow in `subject.flow`, environment events their environment in `subject.environment`. */
-export function scopeOf(actionType: ActionType, subject: Record<string, unknown>): string | undefined {
-  const value = actionType === 'flow' ? subject.flow : subject.environment;
-  return typeof value === 'string' ? value : undefined;
+/**
+ * The names of an action's scope that an event matches, sorted; empty when the action does not hear it. Flow
+ * events name their flow in `subject.flow`. Environment events name their (physical) environment in
+ * `subject.environment` and the logical environments it was a member of when the event was raised in
+ * `subject.logical_environments`: an action that names any of them hears the event, once.
+ */
+export function matchedScopes(actionType: ActionType, scopes: readonly string[], subject: Record<string, unknown>): string[] {
+  const names = actionType === 'flow' ? [subject.flow] : [subject.environment, ...listOf(subject.logical_environments)];
+  return [...new Set(scopes.filter((scope) => names.includes(scope)))].sort();
 }
+
+const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
