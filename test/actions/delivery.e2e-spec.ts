@@ -172,22 +172,25 @@ describe('notification delivery', () => {
     expect(action).toMatchObject({ is_failing: false, last_failure_timestamp: null, last_success_timestamp: expect.any(Number) });
   });
 
-  it('environment triggers (events as the environments module is to write them) deliver once each', async () => {
+  it('environment triggers (events shaped as the environments module writes them) deliver once each', async () => {
     const env = await createAction('environments', {
       name: 'prod-watch',
       environments: ['prod'],
       triggers: ['ON_STARTED_ARTIFACT', 'ON_EXITED_ARTIFACT', 'ON_SCALED_ARTIFACT', 'ON_NON_COMPLIANT_ENV', 'ON_COMPLIANT_ENV'],
       targets: [{ type: 'WEBHOOK', webhook: receiver.url('/env-hook'), secret: SECRET }],
     });
-    const artifact = { artifact_name: 'web', fingerprint: 'a'.repeat(64), snapshot_number: 7 };
+    const subject = { environment: 'prod', environment_type: 'K8S', logical_environments: [] };
+    const web = { artifact_name: 'web', fingerprint: 'a'.repeat(64) };
+    const at7 = { snapshot: 7, timestamp: 1_764_000_000, snapshot_url: 'http://localhost/environments/prod/7' };
+    const running = { ...at7, ...web, compliant: true, has_provenance: true, flows: [] };
     await append(
-      { type: 'snapshot.created', subject: { environment: 'prod' }, payload: { snapshot_number: 7 } },
-      { type: 'artifact.started', subject: { environment: 'prod' }, payload: { ...artifact, instances: 2 } },
-      { type: 'artifact.scaled', subject: { environment: 'prod' }, payload: { ...artifact, instances: 3, previous_instances: 2 } },
-      { type: 'artifact.exited', subject: { environment: 'prod' }, payload: artifact },
-      { type: 'environment.compliance_changed', subject: { environment: 'prod' }, payload: { compliant: false, previous_compliant: true, snapshot_number: 7 } },
-      { type: 'environment.compliance_changed', subject: { environment: 'prod' }, payload: { compliant: true, previous_compliant: false, snapshot_number: 8 } },
-      { type: 'artifact.started', subject: { environment: 'staging' }, payload: artifact },
+      { type: 'snapshot.created', subject, payload: { ...at7, compliant: true, artifact_count: 1, instance_count: 2, started: 1, exited: 0, scaled: 0 } },
+      { type: 'artifact.started', subject: { ...subject, ...web }, payload: { ...running, instance_count: 2 } },
+      { type: 'artifact.scaled', subject: { ...subject, ...web }, payload: { ...running, instance_count: 3, was: 2, now: 3 } },
+      { type: 'artifact.exited', subject: { ...subject, ...web }, payload: { ...at7, ...web, instance_count: 3, compliant: true, has_provenance: true } },
+      { type: 'environment.compliance_changed', subject, payload: { ...at7, compliant: false, was: true } },
+      { type: 'environment.compliance_changed', subject, payload: { ...at7, snapshot: 8, compliant: true, was: false } },
+      { type: 'artifact.started', subject: { ...subject, environment: 'staging', ...web }, payload: running },
     );
     await waitFor(() => at('/env-hook').length >= 5, { timeoutMs: 15_000, what: '5 environment deliveries' });
     await waitFor(() => settled(env.number), { timeoutMs: 15_000, what: 'settled' });
@@ -196,8 +199,8 @@ describe('notification delivery', () => {
     expect(hooks.map((r) => r.json.trigger).sort()).toEqual(['ON_COMPLIANT_ENV', 'ON_EXITED_ARTIFACT', 'ON_NON_COMPLIANT_ENV', 'ON_SCALED_ARTIFACT', 'ON_STARTED_ARTIFACT']);
     expect(hooks.find((r) => r.json.trigger === 'ON_SCALED_ARTIFACT')!.json).toMatchObject({
       type: 'artifact.scaled',
-      subject: { environment: 'prod' },
-      data: { artifact_name: 'web', instances: 3 },
+      subject: { environment: 'prod', artifact_name: 'web' },
+      data: { artifact_name: 'web', was: 2, now: 3 },
     });
   });
 

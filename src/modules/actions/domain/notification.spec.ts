@@ -73,6 +73,8 @@ describe('notification content', () => {
     // Named directly, the physical environment is all there is to say.
     expect(summary({ ...env.event, matched_environments: ['prod', 'prod-eu'] }, true)).toBe('Artifact web started in environment prod-eu');
     expect(emailMessage(env).subject).toBe('[Veritrail] acme: Artifact web started in environment prod-eu (logical environment prod)');
+    const scaled = { ...env.event, type: 'artifact.scaled', data: { artifact_name: 'web', instance_count: 3, was: 2, now: 3 } };
+    expect(summary(scaled, true)).toBe('Artifact web scaled from 2 to 3 instances in environment prod-eu (logical environment prod)');
     // A flow action's body has no such field.
     expect(webhookBody(ctx)).not.toHaveProperty('matched_environments');
   });

@@ -78,7 +78,7 @@ export function summary(event: DeliveryEvent, plain = false): string {
     case 'artifact.exited':
       return `Artifact ${b(d.artifact_name)} exited environment ${env}`;
     case 'artifact.scaled':
-      return `Artifact ${b(d.artifact_name)} scaled to ${str(d.instances)} in environment ${env}`;
+      return `Artifact ${b(d.artifact_name)} scaled from ${str(d.was)} to ${str(d.now)} instances in environment ${env}`;
     case 'environment.compliance_changed':
       return `Environment ${env} is now ${d.compliant ? 'compliant' : 'NOT compliant'}`;
     default:
