@@ -1,81 +1,89 @@
+import * as path from 'node:path';
+import Piscina from 'piscina';
 import { EngineOutcome, EngineRequest, PolicyEngine } from './policy-engine';
+import type { WasmWorkerTask } from './wasm-worker';
 
-/** What the engine needs of a loaded OPA wasm policy (the SDK's LoadedPolicy). */
-export interface WasmPolicy {
-  setData(data: object): void;
-  evaluate(input: unknown, entrypoint?: number | string): Array<{ result: unknown }> | undefined;
-  entrypoints?: Record<string, number>;
+/** Extra time a wasm evaluation gets past its deadline before its thread is terminated. */
+const GRACE_MS = 200;
+
+export interface WasmEngineOptions {
+  threads: number;
+  maxHeapMb: number;
+  niceness: number;
+  /** absolute path of a module exporting `load` (a WasmLoader) to use instead of the SDK (tests) */
+  loaderModule?: string;
+  /** the SDK's version, as recorded with each evaluation (default: the installed package's) */
+  version?: string;
 }
 
-export type WasmLoader = (wasm: Buffer, memory: { initial: number; maximum: number }, builtins: Record<string, (...args: unknown[]) => unknown>) => Promise<WasmPolicy>;
-
-/** The SDK's loader (`@open-policy-agent/opa-wasm`). */
-export const opaWasmLoader: WasmLoader = async (wasm, memory, builtins) => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const sdk = require('@open-policy-agent/opa-wasm') as { loadPolicy: (w: Uint8Array, m: object, b: object) => Promise<WasmPolicy> };
-  return sdk.loadPolicy(new Uint8Array(wasm), memory, builtins);
-};
-
-const WASM_PAGE_BYTES = 64 * 1024;
-
 /**
- * Runs an OPA-compiled `policy.wasm` with the SDK, instead of the Rego engine, under the same contract: the
- * `policy` entrypoint's document is the result, `time.now_ns()` is recorded_at, errors are classified by kind.
- * The builtins OPA's wasm leaves to its host come from libs/rego (same implementations as the Rego engine).
- * Memory is capped by the wasm memory's maximum (EVALUATION_MAX_HEAP_MB); a wasm evaluation runs to its end
- * in this process (the SDK cannot be interrupted), so its deadline is checked when it returns.
+ * Runs an OPA-compiled `policy.wasm` with the SDK, instead of the Rego engine, under the same contract (see
+ * `evaluateWasm`), in worker threads of its own: a wasm call cannot be interrupted, so a policy that runs past
+ * its deadline (a loop over the product of three large arrays finishes, but not today) has its thread
+ * terminated, and the evaluation ends with `policy_timeout` while requests and other evaluations go on. Each
+ * thread has the heap cap; the wasm memory's maximum is the same cap. Threads start with the first wasm
+ * evaluation (most orgs never send a wasm bundle), then kept.
  */
 export class WasmEngine extends PolicyEngine {
   readonly name = 'opa-wasm';
   readonly version: string;
+  private pool: Piscina | null = null;
 
-  constructor(
-    private readonly options: { maxHeapMb: number },
-    private readonly load: WasmLoader = opaWasmLoader,
-    version = sdkVersion(),
-  ) {
+  constructor(private readonly options: WasmEngineOptions) {
     super();
-    this.version = version;
+    this.version = options.version ?? sdkVersion();
+  }
+
+  private get threadPool(): Piscina {
+    this.pool ??= new Piscina({
+      filename: path.join(__dirname, __filename.endsWith('.ts') ? 'wasm-worker-ts-shim.js' : 'wasm-worker.js'),
+      // All started at once and kept, as the Rego engine's: a thread loads the SDK and the host builtins when it
+      // starts, and piscina would end a thread above minThreads as soon as it is idle.
+      minThreads: Math.max(1, this.options.threads),
+      maxThreads: Math.max(1, this.options.threads),
+      resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb, maxYoungGenerationSizeMb: 16 },
+    });
+    // A thread dying between tasks is reported as an event; without a listener it would end the process.
+    this.pool.on('error', () => undefined);
+    return this.pool;
   }
 
   async run(request: EngineRequest): Promise<EngineOutcome> {
-    const started = Date.now();
-    let policy: WasmPolicy;
+    const task: WasmWorkerTask = {
+      wasm: new Uint8Array(request.bundle.wasm!),
+      input: request.input,
+      data: request.data,
+      nowNs: request.nowNs,
+      deadlineMs: request.deadlineMs,
+      maxHeapMb: this.options.maxHeapMb,
+      loaderModule: this.options.loaderModule,
+      niceness: this.options.niceness,
+    };
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), request.deadlineMs + GRACE_MS);
     try {
-      const maximum = Math.max(2, Math.floor((this.options.maxHeapMb * 1024 * 1024) / WASM_PAGE_BYTES));
-      policy = await this.load(request.bundle.wasm!, { initial: Math.min(5, maximum), maximum }, hostBuiltins(request.nowNs));
-    } catch (error) {
-      return { ok: false, error: { kind: 'policy_compile_error', message: `policy.wasm: ${(error as Error).message}` } };
-    }
-    let results: Array<{ result: unknown }> | undefined;
-    try {
-      policy.setData(request.data);
-      const entrypoint = policy.entrypoints && 'policy' in policy.entrypoints ? 'policy' : undefined;
-      if (policy.entrypoints && entrypoint === undefined) {
-        return { ok: false, error: { kind: 'policy_output_invalid', message: 'policy.wasm has no `policy` entrypoint (compile it with -e policy)' } };
+      return (await this.threadPool.run(task, { signal: abort.signal })) as EngineOutcome;
+    } catch (e) {
+      const error = e as { code?: string; message?: string };
+      if (abort.signal.aborted) {
+        return { ok: false, error: { kind: 'policy_timeout', message: `evaluation exceeded its deadline of ${request.deadlineMs} ms and was stopped` } };
       }
-      results = policy.evaluate(request.input, entrypoint);
-    } catch (error) {
-      const message = (error as Error)?.message ?? String(error);
-      const kind = /memory|out of bounds|allocation/i.test(message) ? 'policy_resource_limit' : 'policy_runtime_error';
-      return { ok: false, error: { kind, message } };
+      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        return { ok: false, error: { kind: 'policy_resource_limit', message: 'evaluation exceeded the memory limit and was stopped' } };
+      }
+      return { ok: false, error: { kind: 'service_error', message: `wasm worker: ${error.message ?? String(e)}` } };
+    } finally {
+      clearTimeout(timer);
     }
-    if (Date.now() - started > request.deadlineMs) {
-      return { ok: false, error: { kind: 'policy_timeout', message: `evaluation took longer than ${request.deadlineMs} ms` } };
-    }
-    const value = results?.[0]?.result;
-    if (value === undefined) return { ok: false, error: { kind: 'policy_output_invalid', message: 'data.policy is undefined' } };
-    return { ok: true, value };
   }
 
-  async close(): Promise<void> {}
-}
+  override get queued(): number {
+    return this.pool?.queueSize ?? 0;
+  }
 
-/** Every builtin libs/rego implements, for the wasm host: JSON values in and out, now_ns fixed. */
-function hostBuiltins(nowNs: bigint): Record<string, (...args: unknown[]) => unknown> {
-  // Loaded on the first wasm evaluation: the engine's builtins are not in the memory of a process that needs none.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require('../../../../libs/rego/src') as typeof import('../../../../libs/rego/src')).hostBuiltins(nowNs);
+  async close(): Promise<void> {
+    await this.pool?.destroy();
+  }
 }
 
 function sdkVersion(): string {
