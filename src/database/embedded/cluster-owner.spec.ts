@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
@@ -15,6 +16,7 @@ import {
   stopPostmaster,
   writeOwnerRecord,
 } from './cluster-owner';
+import { spawnMarkName } from './spawn-mark';
 
 const record: OwnerRecord = { service: { pid: 100, started: 's100' }, postmaster: { pid: 200, started: 'p200' } };
 
@@ -156,6 +158,39 @@ describe('process stamps and the owner record', () => {
           /* gone already */
         }
       }
+    }
+  }, 30_000);
+
+  it('a postmaster still being spawned when its service was killed (forked, not yet exec\'d) is waited for, then stopped as an orphan', async () => {
+    const clusterDir = path.join(dir, 'pg');
+    const gone = { pid: 999_999_999, started: 'never' };
+    // The service took the spawn mark and forked; the fork inherited it (here: passed as fd 3) and the service was
+    // killed, its own copy going with it.
+    const mark = net.createServer();
+    await new Promise<void>((resolve) => mark.listen(spawnMarkName(clusterDir), resolve));
+    const markFd = (mark as unknown as { _handle: { fd: number } })._handle.fd;
+    // Until its exec the fork looks like its service (here: a shell whose command line names no cluster); then it is
+    // a stand-in postmaster, and the exec closes the mark (here: its first act).
+    const child = spawn('sh', ['-c', 'sleep 0.8; exec "$NODE" -e "$SCRIPT" -- -D "$CLUSTER" -c "$SETTING"'], {
+      env: {
+        ...process.env,
+        NODE: process.execPath,
+        SCRIPT: "process.on('SIGINT', () => process.exit(0)); require('fs').closeSync(3); setInterval(() => {}, 1000)",
+        CLUSTER: clusterDir,
+        SETTING: serviceSetting(gone),
+      },
+      stdio: ['ignore', 'ignore', 'ignore', markFd],
+    });
+    mark.close();
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      expect(findRunningPostmasters(clusterDir)).toEqual([]); // nothing to see yet
+      const lines: string[] = [];
+      await settleLeftoverCluster(dir, clusterDir, (line) => lines.push(line));
+      expect(lines).toEqual([`stopping PostgreSQL (pid ${child.pid}) left running in ${clusterDir} by Veritrail process ${gone.pid}, which is gone`]);
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
     }
   }, 30_000);
 });

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EmbeddedPostgresRefused } from './embedded-postgres-refused';
+import { takeSpawnMark } from './spawn-mark';
 
 /**
  * A process named by its pid and its start time: a pid alone can be reused by an unrelated process after the
@@ -285,6 +286,9 @@ export async function settleLeftoverCluster(dataDir: string, clusterDir: string,
 
 /** Acts on what the folder holds now; answers true when it stopped an orphan (the folder is to be judged again). */
 async function settleOnce(dataDir: string, clusterDir: string, log: (line: string) => void): Promise<boolean> {
+  // A postmaster still being spawned (forked, not yet exec'd, by a service perhaps killed since) looks like its
+  // service, not like PostgreSQL, and no record names it yet: once the mark is free, every one has become PostgreSQL.
+  (await takeSpawnMark(clusterDir)).release();
   const verdict = judgeCluster(inspectCluster(dataDir, clusterDir));
   const lockFile = path.join(clusterDir, 'postmaster.pid');
   switch (verdict.action) {

@@ -16,6 +16,7 @@ import {
   runningAsRoot,
 } from './postgres-account';
 import { PostgresBinaries, prepareBinaries } from './postgres-binaries';
+import { holdingSpawnMark } from './spawn-mark';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -201,7 +202,8 @@ function whenReady(child: ChildProcess, clusterDir: string, exited: Promise<{ co
  * - The pid and start time of this process and of the postmaster are recorded in `<dataDir>/pg-owner.json`, so a
  *   cluster left running by a service that was killed is stopped at the next start, while one a live service uses
  *   is left alone (the start is refused in one line). The postmaster's command line names its service too
- *   (`veritrail.service`), so one the record never named (a kill right after the spawn) is found all the same.
+ *   (`veritrail.service`), so one the record never named (a kill right after the spawn) is found all the same,
+ *   and a start waits for the spawn mark (spawn-mark.ts), so one forked but not yet exec'd is found once it has.
  * - The postmaster runs in its own process group, so a Ctrl-C or a group signal reaches the service, which drains
  *   and then stops the database; on any other exit of this process it is sent a fast shutdown.
  */
@@ -252,7 +254,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     child.on('error', () => undefined); // reported through `exited`; a later one (a failed kill) is not fatal
     return { child, postmaster, exited: exitOf(child) };
   };
-  let run = launch();
+  // Spawned holding the spawn mark, which the child keeps until its exec and this process until the record names
+  // it: a start never looks at the folder while a postmaster of it is on its way in (spawn-mark.ts).
+  let run = await holdingSpawnMark(clusterDir, launch);
   let stopping = false;
   const fastShutdownOnExit = () => {
     if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGINT');
@@ -307,7 +311,15 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     for (let attempt = 1; !stopping; attempt++) {
       await pause(Math.min(RESTART_DELAYS_MS.max, RESTART_DELAYS_MS.first * 2 ** (attempt - 1)));
       if (stopping) return;
-      const next = launch();
+      let next: PostmasterRun | undefined;
+      try {
+        next = await holdingSpawnMark(clusterDir, () => (stopping ? undefined : launch()));
+      } catch (error) {
+        log(`embedded PostgreSQL did not start again (attempt ${attempt}): ${(error as Error).message}`);
+        continue;
+      }
+      // Stopped while waiting for the mark: nothing was spawned.
+      if (!next) return;
       run = next;
       try {
         await whenReady(next.child, clusterDir, next.exited, out);
