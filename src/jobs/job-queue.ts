@@ -27,8 +27,8 @@ export interface JobWorker<T> {
 /**
  * Jobs in PostgreSQL through pg-boss (schema `pgboss`, installed by migration 1763774000000). It runs on the
  * service's own connection pool, and a job can be sent inside a transaction (`sendIn`), so that a job exists if
- * and only if the change that asked for it committed. Started on first use; workers run only in processes
- * whose ROLE is `worker` or `all`.
+ * and only if the change that asked for it committed. Started on first use (a start that fails is tried again by
+ * the next use); workers run only in processes whose ROLE is `worker` or `all`.
  */
 @Injectable()
 export class JobQueue implements OnApplicationShutdown {
@@ -135,7 +135,8 @@ export class JobQueue implements OnApplicationShutdown {
 
   private start(): Promise<PgBoss> {
     if (this.boss) return Promise.resolve(this.boss);
-    this.starting ??= (async () => {
+    if (this.starting) return this.starting;
+    const starting = (async () => {
       const pool = (this.dataSource.driver as unknown as { master: { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> } }).master;
       const boss = new PgBoss({
         db: { executeSql: (text, values) => pool.query(text, values) as Promise<{ rows: any[] }> },
@@ -145,11 +146,22 @@ export class JobQueue implements OnApplicationShutdown {
         supervise: this.runsWorkers,
       });
       boss.on('error', (error) => this.logger.warn('job queue error', { error: (error as Error)?.message }));
-      await boss.start();
+      try {
+        await boss.start();
+      } catch (error) {
+        await boss.stop({ graceful: false, wait: false, close: false } as PgBoss.StopOptions).catch(() => undefined);
+        throw error;
+      }
       this.boss = boss;
       return boss;
     })();
-    return this.starting;
+    // A failed start (the database briefly unreachable) is not kept: the next use tries again, instead of every
+    // later send failing with the first error until the process restarts.
+    this.starting = starting;
+    starting.catch(() => {
+      if (this.starting === starting) this.starting = null;
+    });
+    return starting;
   }
 }
 
