@@ -1,8 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { StagedEvidence } from '../../src/modules/attestations/upload/staged-evidence';
 import { AttestationBatcher } from '../../src/modules/attestations/recording/attestation-batcher';
 import { AttestationTypeRegistry } from '../../src/modules/attestations/types/attestation-type.registry';
@@ -21,6 +24,33 @@ function binary(res: any, cb: (err: Error | null, body: Buffer) => void) {
   const chunks: Buffer[] = [];
   res.on('data', (c: Buffer) => chunks.push(c));
   res.on('end', () => cb(null, Buffer.concat(chunks)));
+}
+
+/** A tar.gz's entries, read strictly (gunzip, then the ustar headers one after another): a misaligned tar fails here. */
+function tarEntries(gz: Buffer): Array<{ name: string; content: Buffer }> {
+  const tar = gunzipSync(gz);
+  const entries: Array<{ name: string; content: Buffer }> = [];
+  for (let at = 0; at + 512 <= tar.length; ) {
+    const header = tar.subarray(at, at + 512);
+    if (header.every((b) => b === 0)) return entries;
+    expect(header.subarray(257, 263).toString('latin1')).toBe('ustar\0');
+    const name = header.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '');
+    const size = parseInt(header.subarray(124, 136).toString('ascii').replace(/\0.*$/s, '').trim() || '0', 8);
+    entries.push({ name, content: tar.subarray(at + 512, at + 512 + size) });
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  throw new Error('the tar has no end-of-archive blocks');
+}
+
+/** What GNU tar (an auditor's tool) lists, or throws. */
+function gnuTarList(gz: Buffer): string[] {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'veritrail-pkg-')), 'package.tar.gz');
+  fs.writeFileSync(file, gz);
+  try {
+    return execFileSync('tar', ['-tzf', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim().split('\n');
+  } finally {
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  }
 }
 
 /** A loopback port nothing listens on (taken, then released). */
@@ -49,6 +79,7 @@ function s3Env(endpoint: string): Record<string, string> {
 describe('evidence in an S3-compatible bucket', () => {
   let s3dir: string;
   let s3: any;
+  let s3port: number;
   let t: TestApp;
   let org: TestOrg;
 
@@ -68,8 +99,8 @@ describe('evidence in an S3-compatible bucket', () => {
   beforeAll(async () => {
     s3dir = fs.mkdtempSync(path.join(os.tmpdir(), 'veritrail-s3rver-'));
     s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3dir, configureBuckets: [{ name: BUCKET }] });
-    const { port } = await s3.run();
-    t = await startTestApp(s3Env(`http://127.0.0.1:${port}`));
+    s3port = (await s3.run()).port;
+    t = await startTestApp(s3Env(`http://127.0.0.1:${s3port}`));
   });
   afterAll(async () => {
     await t?.close();
@@ -179,6 +210,77 @@ describe('evidence in an S3-compatible bucket', () => {
       }
     } finally {
       await before.close();
+    }
+  });
+
+  async function auditPackage(app: TestApp, flow: string): Promise<Buffer> {
+    const res = await app.http().get(`/api/v2/trails/${org.name}/${flow}/t1/audit_package`).set(...bearer(org.adminKey)).buffer(true).parse(binary);
+    expect(res.status).toBe(200);
+    return res.body as Buffer;
+  }
+
+  it('an object missing from the bucket: its download is a 500 saying so, the audit package lists it in missing_evidence and stays whole', async () => {
+    const flow = uniqueName('flow');
+    const content = Buffer.from(`gone ${randomBytes(8).toString('hex')}`);
+    expect((await attest(t, flow, 't1', 'gone', content)).status).toBe(201);
+    expect((await attest(t, flow, 't1', 'plain')).status).toBe(201);
+    fs.rmSync(objectFile(sha256(content)));
+
+    const download = await t.http().get(evidencePath(flow, 't1', await attestationId(flow, 'gone'))).set(...bearer(org.adminKey));
+    expect(download.status).toBe(500);
+    expect(download.body).toEqual({ message: `The evidence file ${sha256(content)} is missing from the evidence store and cannot be served`, errors: null });
+
+    const gz = await auditPackage(t, flow);
+    const names = tarEntries(gz).map((e) => e.name);
+    expect(gnuTarList(gz)).toEqual(names);
+    expect(names).toContain('manifest.json');
+    expect(names).not.toContain(`evidence/${sha256(content)}`);
+    const manifest = JSON.parse(tarEntries(gz).find((e) => e.name === 'manifest.json')!.content.toString('utf8'));
+    expect(manifest.missing_evidence).toEqual([
+      { attestation_id: await attestationId(flow, 'gone'), sha256: sha256(content), reason: expect.stringContaining('missing from the evidence store') },
+    ]);
+    for (const name of ['gone', 'plain']) expect(names).toContain(`attestations/${await attestationId(flow, name)}.json`);
+  });
+
+  it('a bucket connection that drops midway through an object: the entry is padded to its size, the evidence listed as missing, every later file readable', async () => {
+    const flow = uniqueName('flow');
+    const content = randomBytes(3 * 1024 * 1024);
+    expect((await attest(t, flow, 't1', 'big', content)).status).toBe(201);
+    for (const name of ['after-1', 'after-2']) expect((await attest(t, flow, 't1', name)).status).toBe(201);
+    // A proxy in front of the bucket that cuts every GET of an object after about 200 KB.
+    const proxy = http.createServer((req, res) => {
+      const up = http.request({ host: '127.0.0.1', port: s3port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        if (req.method !== 'GET' || !req.url!.includes('/sha256/')) return void answer.pipe(res);
+        let sent = 0;
+        answer.on('data', (chunk: Buffer) => {
+          if (sent > 200 * 1024) return;
+          sent += chunk.length;
+          res.write(chunk);
+          if (sent > 200 * 1024) setTimeout(() => res.socket?.destroy(), 50);
+        });
+      });
+      req.pipe(up);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const viaProxy = await startTestApp(s3Env(`http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`));
+    try {
+      const gz = await auditPackage(viaProxy, flow);
+      const entries = tarEntries(gz);
+      expect(gnuTarList(gz)).toEqual(entries.map((e) => e.name));
+      const evidence = entries.find((e) => e.name === `evidence/${sha256(content)}`)!;
+      expect(evidence.content.length).toBe(content.length);
+      const manifest = JSON.parse(entries.find((e) => e.name === 'manifest.json')!.content.toString('utf8'));
+      expect(manifest.files[`evidence/${sha256(content)}`]).toBeUndefined();
+      expect(manifest.missing_evidence).toEqual([
+        { attestation_id: await attestationId(flow, 'big'), sha256: sha256(content), reason: expect.stringMatching(/^the store failed while the bytes were read \(\d+ of 3145728 bytes\): Evidence store temporarily unavailable/) },
+      ]);
+      // Every other file is whole: its bytes are the SHA-256 the manifest lists.
+      for (const e of entries) if (e.name !== 'manifest.json' && manifest.files[e.name]) expect(sha256(e.content)).toBe(manifest.files[e.name]);
+      for (const name of ['big', 'after-1', 'after-2']) expect(manifest.files[`attestations/${await attestationId(flow, name)}.json`]).toBeDefined();
+    } finally {
+      await viaProxy.close();
+      proxy.close();
     }
   });
 

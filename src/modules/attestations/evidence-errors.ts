@@ -24,6 +24,19 @@ export class EvidenceCorruptedError extends AppError {
   }
 }
 
+/**
+ * An attestation names a blob the store does not have (an object deleted from the bucket, a bucket-era row read
+ * by a deployment back on PostgreSQL before the bytes were copied in). A server-side loss, not the client's
+ * fault: a 500 with this body on download (logged at error level), a `missing_evidence` entry in a package.
+ */
+export class EvidenceMissingError extends AppError {
+  readonly status = 500;
+  readonly code = 'evidence_missing';
+  constructor(readonly sha256: string) {
+    super(`The evidence file ${sha256} is missing from the evidence store and cannot be served`);
+  }
+}
+
 /** The evidence store (an S3-compatible bucket) cannot be reached or answers with a server error. */
 export class EvidenceStoreUnavailableError extends AppError {
   readonly status = 503;

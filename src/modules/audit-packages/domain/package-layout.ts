@@ -41,7 +41,9 @@ Files
 - attestations/<id>.json   each attestation as GET /api/v2/attestations/{org}?attestation_id=<id> returns it
                            (RFC 8785 canonical JSON; its SHA-256 is its log entry's record_sha256)
 - evidence/<sha256>        each attachment's bytes, named by their SHA-256 (one the manifest lists in
-                           missing_evidence and not in its files is not what its attestation recorded)
+                           missing_evidence and not in its files is not what its attestation recorded, or
+                           was cut short by a failed read and padded with zeros; one missing from the store
+                           is only listed there)
 - moments/<trail>/<n>.json the trail as of moment n, as GET /api/v2/trails/{org}/{flow}/{trail}/moments/{n}
                            returns it: the record of the log entries of the trail begun or updated (kind trail)
                            and of an artifact reported (kind artifact) at that moment

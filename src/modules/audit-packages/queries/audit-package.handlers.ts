@@ -236,7 +236,11 @@ export class AuditPackageWriter {
    * known; a blob that turns out not to be what its attestation recorded (other bytes, or another length) is
    * therefore never vouched for: the manifest leaves it out of its files and lists it in `missing_evidence` with
    * the reason returned here, so the verifier reports it (an unlisted file, evidence not packaged). A blob that
-   * cannot be opened at all is an AppError thrown before anything is written.
+   * cannot be opened at all (missing from the store, the store unreachable) is an AppError thrown before anything
+   * is written. A read that fails once the header is out (a bucket connection that drops midway) with an AppError
+   * is a reason too: the entry is padded with zeros to its declared size first, so the files after it stay
+   * readable; an unexpected error still aborts the package (the stream is destroyed, the client sees a failed
+   * download, never a tar whose later files sit inside a half-written entry).
    */
   private async writeEvidence(out: TarGzipWriter, name: string, want: string, opened: Prefetched): Promise<string | null> {
     const evidence = await opened.evidence;
@@ -244,8 +248,18 @@ export class AuditPackageWriter {
     let sent = 0;
     let actual = 0;
     let compression: Compression | undefined;
+    let failed: string | null = null;
     await out.begin(name, evidence.size);
-    for (let chunk = await opened.next(); chunk; chunk = await opened.next()) {
+    for (;;) {
+      let chunk: Buffer | null;
+      try {
+        chunk = await opened.next();
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        failed = error.message;
+        break;
+      }
+      if (!chunk) break;
       actual += chunk.length;
       // Never past the size the header declared (the tar would be broken); any excess is a mismatch anyway.
       const part = chunk.subarray(0, Math.max(0, evidence.size - sent));
@@ -258,6 +272,7 @@ export class AuditPackageWriter {
     // Fewer bytes than the header declared: zeros keep the archive well formed (and the file unlisted).
     for (let missing = evidence.size - sent; missing > 0; missing -= Math.min(missing, 65536)) await out.data(Buffer.alloc(Math.min(missing, 65536)));
     await out.end(evidence.size);
+    if (failed !== null) return `the store failed while the bytes were read (${sent} of ${evidence.size} bytes): ${failed}`;
     if (evidence.sha256 !== want) return `the attestation now names evidence ${evidence.sha256}`;
     if (actual !== evidence.size || hash.digest('hex') !== want) return `the stored bytes do not match their SHA-256 (${actual} bytes, ${evidence.size} recorded)`;
     return null;

@@ -1,5 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { AttestationReader } from '../../persistence/attestation.reader';
+import { EvidenceMissingError } from '../../evidence-errors';
 import { EvidenceStore } from '../../persistence/evidence.store';
 import { attachedEvidence } from '../attached-evidence';
 import { EvidenceDownload, GetAttestationEvidenceQuery } from './get-attestation-evidence.query';
@@ -15,7 +16,7 @@ export class GetAttestationEvidenceHandler implements IQueryHandler<GetAttestati
     const attestation = await attachedEvidence(this.reader, q.props);
     // Checked whole before the response begins: a corrupted blob is refused (EvidenceCorruptedError), never served.
     const content = await this.store.fetch(attestation.sha256);
-    if (!content) throw new Error(`evidence blob ${attestation.sha256.toString('hex')} is missing from the store`);
+    if (!content) throw new EvidenceMissingError(attestation.sha256.toString('hex'));
     return {
       filename: attestation.filename ?? 'evidence',
       contentType: attestation.contentType ?? 'application/octet-stream',

@@ -1,5 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { AttestationReader } from '../../persistence/attestation.reader';
+import { EvidenceMissingError } from '../../evidence-errors';
 import { EvidenceStore } from '../../persistence/evidence.store';
 import { attachedEvidence } from '../attached-evidence';
 import { OpenAttestationEvidenceQuery, OpenedEvidence } from './open-attestation-evidence.query';
@@ -14,7 +15,7 @@ export class OpenAttestationEvidenceHandler implements IQueryHandler<OpenAttesta
   async execute(q: OpenAttestationEvidenceQuery): Promise<OpenedEvidence> {
     const attestation = await attachedEvidence(this.reader, q.props);
     const stored = await this.store.open(attestation.sha256);
-    if (!stored) throw new Error(`evidence blob ${attestation.sha256.toString('hex')} is missing from the store`);
+    if (!stored) throw new EvidenceMissingError(attestation.sha256.toString('hex'));
     return { sha256: attestation.sha256.toString('hex'), size: stored.size, chunks: () => stored.chunks() };
   }
 }
