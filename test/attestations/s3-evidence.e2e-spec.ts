@@ -6,6 +6,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { StagedEvidence } from '../../src/modules/attestations/upload/staged-evidence';
 import { AttestationBatcher } from '../../src/modules/attestations/recording/attestation-batcher';
 import { AttestationTypeRegistry } from '../../src/modules/attestations/types/attestation-type.registry';
@@ -218,6 +219,29 @@ describe('evidence in an S3-compatible bucket', () => {
     expect(res.status).toBe(200);
     return res.body as Buffer;
   }
+
+  it('writes an object truncated or replaced in the bucket again when the same bytes are uploaded, instead of naming it', async () => {
+    const flow = uniqueName('flow');
+    const content = Buffer.from(`release checklist ${randomBytes(8).toString('hex')}: signed`);
+    expect((await attest(t, flow, 't1', 'one', content)).status).toBe(201);
+    fs.writeFileSync(objectFile(sha256(content)), content.subarray(0, 5));
+    expect((await attest(t, flow, 't1', 'two', content)).status).toBe(201);
+    expect(fs.readFileSync(objectFile(sha256(content))).equals(content)).toBe(true);
+
+    // Other bytes of the same length put under the key through the S3 API: the ETag (an MD5) tells them apart.
+    const client = new S3Client({ region: 'eu-west-1', endpoint: `http://127.0.0.1:${s3port}`, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    try {
+      await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `sha256/${sha256(content)}`, Body: Buffer.alloc(content.length, 0x78) }));
+    } finally {
+      client.destroy();
+    }
+    expect((await attest(t, flow, 't1', 'three', content)).status).toBe(201);
+    for (const name of ['one', 'two', 'three']) {
+      const download = await t.http().get(evidencePath(flow, 't1', await attestationId(flow, name))).set(...bearer(org.adminKey)).buffer(true).parse(binary);
+      expect(download.status).toBe(200);
+      expect(download.body.equals(content)).toBe(true);
+    }
+  });
 
   it('an object missing from the bucket: its download is a 500 saying so, the audit package lists it in missing_evidence and stays whole', async () => {
     const flow = uniqueName('flow');

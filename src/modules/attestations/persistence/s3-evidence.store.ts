@@ -1,5 +1,6 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { OnModuleDestroy } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import type { S3EvidenceSettings } from '../../../common/config/app-config';
 import { InsufficientResourcesError, isObjectStoreFull } from '../../../common/errors/resource-errors';
@@ -18,7 +19,7 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
  * attestation, in the caller's transaction, or in the one-statement group after `putAhead`). A crash or a
  * failed transaction between the two
  * leaves an object no row names: harmless, because its key is its content (the next upload of the same bytes
- * finds it and reuses it), and nothing ever reads an object that no attestation names. The content is checked
+ * finds it and reuses it, or writes it again if it is not intact), and nothing ever reads an object that no attestation names. The content is checked
  * against its sha256 before it is sent (StagedEvidence.read) and sent with that sha256 as the object's
  * checksum, so a server that verifies checksums (AWS S3 does) refuses bytes damaged on the way.
  *
@@ -92,12 +93,24 @@ export class S3EvidenceStore extends EvidenceStore implements OnModuleDestroy {
     };
   }
 
+  /**
+   * An object already under the key is reused only if it still looks like these bytes: its length, the SHA-256
+   * the server keeps (when it keeps one) and, when its ETag is a plain MD5 (a single-part object without
+   * SSE-KMS), that MD5. Anything else (an object truncated or damaged in the bucket) is written again, so a new
+   * upload of the same bytes repairs it instead of naming it. A false alarm costs one PUT of identical bytes.
+   */
   private async upload(evidence: StagedEvidence): Promise<void> {
     const key = this.keyOf(evidence.sha256Hex);
-    const present = await this.call(() => this.client.send(new HeadObjectCommand({ Bucket: this.settings.bucket, Key: key })), true);
-    if (present) return;
+    const head = await this.call(() => this.client.send(new HeadObjectCommand({ Bucket: this.settings.bucket, Key: key, ChecksumMode: 'ENABLED' })), true);
+    const plausible =
+      head !== null &&
+      Number(head.ContentLength) === evidence.size &&
+      (!head.ChecksumSHA256 || head.ChecksumSHA256 === evidence.sha256.toString('base64'));
+    const etagMd5 = plausible ? plainMd5(head.ETag) : null;
+    if (plausible && etagMd5 === null) return;
     const send = async () => {
       const content = await evidence.read();
+      if (etagMd5 !== null && createHash('md5').update(content).digest('hex') === etagMd5) return;
       await this.call(() =>
         this.client.send(
           new PutObjectCommand({
@@ -125,6 +138,12 @@ export class S3EvidenceStore extends EvidenceStore implements OnModuleDestroy {
       throw unavailableOr(error);
     }
   }
+}
+
+/** An ETag that is an MD5 of the content (32 hex digits, quoted); null for multipart or encrypted objects' ETags. */
+function plainMd5(etag: string | undefined): string | null {
+  const match = /^"?([0-9a-f]{32})"?$/i.exec(etag ?? '');
+  return match ? match[1].toLowerCase() : null;
 }
 
 /**
