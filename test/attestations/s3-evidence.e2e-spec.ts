@@ -214,6 +214,44 @@ describe('evidence in an S3-compatible bucket', () => {
     }
   });
 
+  it('back on PostgreSQL: a blob whose bytes stayed in the bucket is a named 500 until the same bytes come again, which fill its row', async () => {
+    const flow = uniqueName('flow');
+    expect((await attest(t, flow, 't1', 'begin')).status).toBe(201);
+    // Small (the one-statement group, blob rows put ahead) and large (its own transaction, PostgresEvidenceStore.put).
+    const files = [Buffer.from(`kept in the bucket ${randomBytes(8).toString('hex')}`), randomBytes(1536 * 1024)];
+    for (const [i, content] of files.entries()) expect((await attest(t, flow, 't1', `in-bucket-${i}`, content)).status).toBe(201);
+    const back = await startTestApp();
+    try {
+      for (const [i, content] of files.entries()) {
+        const url = evidencePath(flow, 't1', await attestationId(flow, `in-bucket-${i}`));
+        const missing = await back.http().get(url).set(...bearer(org.adminKey));
+        expect(missing.status).toBe(500);
+        expect(missing.body.message).toBe(`The evidence file ${sha256(content)} is missing from the evidence store and cannot be served`);
+
+        expect((await attest(back, flow, 't1', `again-${i}`, content)).status).toBe(201);
+        for (const name of [`in-bucket-${i}`, `again-${i}`]) {
+          const served = await back.http().get(evidencePath(flow, 't1', await attestationId(flow, name))).set(...bearer(org.adminKey)).buffer(true).parse(binary);
+          expect(served.status).toBe(200);
+          expect(served.body.equals(content)).toBe(true);
+        }
+      }
+    } finally {
+      await back.close();
+    }
+
+    // The one change the append-only trigger allows: a row without content given bytes of its own SHA-256 and size.
+    const content = Buffer.from(`copied from the bucket ${randomBytes(8).toString('hex')}`);
+    const digest = Buffer.from(sha256(content), 'hex');
+    await t.dataSource.query(`INSERT INTO evidence_blobs (sha256, size, content) VALUES ($1, $2, NULL)`, [digest, content.length]);
+    const fill = (bytes: Buffer) => t.dataSource.query(`UPDATE evidence_blobs SET content = $2 WHERE sha256 = $1`, [digest, bytes]);
+    await expect(fill(Buffer.alloc(content.length, 0x78))).rejects.toThrow(/append-only: UPDATE on evidence_blobs is refused/);
+    await expect(t.dataSource.query(`UPDATE evidence_blobs SET size = size + 1 WHERE sha256 = $1`, [digest])).rejects.toThrow(/append-only/);
+    await fill(content);
+    await expect(fill(content)).rejects.toThrow(/append-only: UPDATE on evidence_blobs is refused/);
+    await expect(t.dataSource.query(`UPDATE evidence_blobs SET content = NULL WHERE sha256 = $1`, [digest])).rejects.toThrow(/append-only/);
+    await expect(t.dataSource.query(`DELETE FROM evidence_blobs WHERE sha256 = $1`, [digest])).rejects.toThrow(/append-only: DELETE on evidence_blobs is refused/);
+  });
+
   async function auditPackage(app: TestApp, flow: string): Promise<Buffer> {
     const res = await app.http().get(`/api/v2/trails/${org.name}/${flow}/t1/audit_package`).set(...bearer(org.adminKey)).buffer(true).parse(binary);
     expect(res.status).toBe(200);

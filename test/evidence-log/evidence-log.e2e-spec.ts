@@ -233,7 +233,8 @@ describe('evidence log (attestations)', () => {
     // Every evidence table has both triggers (row: UPDATE and DELETE; statement: TRUNCATE).
     const rows: Array<{ table: string; n: string }> = await dataSource.query(
       `SELECT c.relname AS table, count(*) AS n FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid
-       JOIN pg_proc p ON p.oid = g.tgfoid WHERE p.proname = 'evidence_append_only' GROUP BY c.relname ORDER BY c.relname`,
+       JOIN pg_proc p ON p.oid = g.tgfoid WHERE p.proname IN ('evidence_append_only', 'evidence_blob_append_only')
+       GROUP BY c.relname ORDER BY c.relname`,
     );
     expect(rows).toEqual(
       [

@@ -75,7 +75,8 @@ export abstract class EvidenceStore {
 /**
  * The INSERT of blobs given as `(sha256, size, content)` VALUES tuples, for a statement that stores blobs
  * together with its own rows (the one-statement attestation group); `alsoFrom`/`where` let it write nothing
- * when the statement's guard fails. Same effect as PostgresEvidenceStore.put.
+ * when the statement's guard fails. Same effect as PostgresEvidenceStore.put for a blob without a row (a row
+ * without content is given its bytes by PostgresEvidenceStore.putAhead before the statement).
  */
 export function evidenceBlobInsertSql(tuples: string[], alsoFrom?: string, where?: string): string {
   return `INSERT INTO evidence_blobs (sha256, size, content)
@@ -85,6 +86,12 @@ export function evidenceBlobInsertSql(tuples: string[], alsoFrom?: string, where
 
 /** The VALUES tuple of one blob whose three parameters start at `$first`. */
 export const BLOB_TUPLE = (first: number) => `($${first}::bytea, $${first + 1}::bigint, $${first + 2}::bytea)`;
+
+/**
+ * Gives a row kept outside PostgreSQL (content NULL) its bytes: the one change the append-only trigger allows on
+ * `evidence_blobs`, and only with bytes of the row's SHA-256 and size (migration 1764220000000).
+ */
+const FILL_SQL = `UPDATE evidence_blobs SET content = $2 WHERE sha256 = $1 AND content IS NULL`;
 
 /** Blobs larger than this are read whole a few at a time per process, to bound memory. */
 export const LARGE_BLOB_BYTES = 1024 * 1024;
@@ -116,20 +123,42 @@ export class PostgresEvidenceStore extends EvidenceStore {
     super();
   }
 
+  /**
+   * A row with its content is reused; a row whose bytes were kept in a bucket (content NULL, written while the
+   * deployment used one) is given them, since this store can only serve what it holds.
+   */
   async put(manager: EntityManager, evidence: StagedEvidence): Promise<void> {
-    const present = await manager.query(`SELECT 1 FROM evidence_blobs WHERE sha256 = $1`, [evidence.sha256]);
-    if (present.length) return;
+    const present: Array<{ empty: boolean }> = await manager.query(`SELECT content IS NULL AS empty FROM evidence_blobs WHERE sha256 = $1`, [evidence.sha256]);
+    if (present.length && !present[0].empty) return;
     const insert = async () => {
       const content = await evidence.read();
-      await manager.query(evidenceBlobInsertSql([BLOB_TUPLE(1)]), [evidence.sha256, evidence.size, content]);
+      if (present.length) await manager.query(FILL_SQL, [evidence.sha256, content]);
+      else await manager.query(evidenceBlobInsertSql([BLOB_TUPLE(1)]), [evidence.sha256, evidence.size, content]);
     };
     if (evidence.size > LARGE_BLOB_BYTES) await this.largeBlobs.run(insert);
     else await insert();
   }
 
-  /** The statement stores them all itself, content included. */
+  /**
+   * The statement stores them all itself, content included (its insert skips rows that exist); rows left
+   * without content by a bucket are given theirs here first (filling one is valid whatever the statement does).
+   */
   async putAhead(evidence: StagedEvidence[]): Promise<BlobRow[]> {
-    return Promise.all(evidence.map(async (e) => ({ sha256: e.sha256, size: e.size, content: await e.read() })));
+    const rows = await Promise.all(evidence.map(async (e) => ({ sha256: e.sha256, size: e.size, content: await e.read() })));
+    await this.fillKeptElsewhere(this.dataSource.manager, rows);
+    return rows;
+  }
+
+  /** Gives their bytes to those of these blobs whose rows exist without content (written while in a bucket). */
+  private async fillKeptElsewhere(manager: EntityManager, blobs: Array<{ sha256: Buffer; content: Buffer }>): Promise<void> {
+    if (!blobs.length) return;
+    const empty: Array<{ sha256: Buffer }> = await manager.query(`SELECT sha256 FROM evidence_blobs WHERE sha256 = ANY($1::bytea[]) AND content IS NULL`, [
+      blobs.map((b) => b.sha256),
+    ]);
+    for (const row of empty) {
+      const blob = blobs.find((b) => b.sha256.equals(row.sha256))!;
+      await manager.query(FILL_SQL, [blob.sha256, blob.content]);
+    }
   }
 
   /** The rows of blobs whose bytes another store has just put elsewhere (content NULL), in the caller's transaction. */
@@ -155,6 +184,10 @@ export class PostgresEvidenceStore extends EvidenceStore {
       return BLOB_TUPLE(values.length - 2);
     });
     await manager.query(evidenceBlobInsertSql(tuples), values);
+    await this.fillKeptElsewhere(
+      manager,
+      small.map((e, i) => ({ sha256: e.sha256, content: contents[i] })),
+    );
   }
 
   /** null also for a blob whose bytes are kept outside PostgreSQL (content NULL). */
