@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { StagedEvidence } from '../../src/modules/attestations/upload/staged-evidence';
+import { PostgresEvidenceStore } from '../../src/modules/attestations/persistence/evidence.store';
 import { AttestationBatcher } from '../../src/modules/attestations/recording/attestation-batcher';
 import { AttestationTypeRegistry } from '../../src/modules/attestations/types/attestation-type.registry';
 import { bearer, createOrg, TestOrg } from '../support/factories';
@@ -237,6 +238,17 @@ describe('evidence in an S3-compatible bucket', () => {
       }
     } finally {
       await back.close();
+    }
+
+    // A group of attestations with several files (PostgresEvidenceStore.putMany) fills such rows too.
+    const pg = t.app.get(PostgresEvidenceStore, { strict: false });
+    const group = [0, 1].map((i) => Buffer.from(`group file ${i} ${randomBytes(8).toString('hex')}`));
+    for (const content of group) await t.dataSource.query(`INSERT INTO evidence_blobs (sha256, size, content) VALUES (decode($1, 'hex'), $2, NULL)`, [sha256(content), content.length]);
+    await t.dataSource.transaction((m) =>
+      pg.putMany(m, group.map((content) => new StagedEvidence(Buffer.from(sha256(content), 'hex'), content.length, 'f.txt', 'text/plain', content, null))),
+    );
+    for (const content of group) {
+      expect(await t.dataSource.query(`SELECT content FROM evidence_blobs WHERE sha256 = decode($1, 'hex')`, [sha256(content)])).toEqual([{ content }]);
     }
 
     // The one change the append-only trigger allows: a row without content given bytes of its own SHA-256 and size.
