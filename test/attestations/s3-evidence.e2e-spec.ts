@@ -9,6 +9,7 @@ import { gunzipSync } from 'node:zlib';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { StagedEvidence } from '../../src/modules/attestations/upload/staged-evidence';
 import { PostgresEvidenceStore } from '../../src/modules/attestations/persistence/evidence.store';
+import { JsonLogger } from '../../src/common/logging/json-logger';
 import { AttestationBatcher } from '../../src/modules/attestations/recording/attestation-batcher';
 import { AttestationTypeRegistry } from '../../src/modules/attestations/types/attestation-type.registry';
 import { bearer, createOrg, TestOrg } from '../support/factories';
@@ -221,13 +222,17 @@ describe('evidence in an S3-compatible bucket', () => {
     // Small (the one-statement group, blob rows put ahead) and large (its own transaction, PostgresEvidenceStore.put).
     const files = [Buffer.from(`kept in the bucket ${randomBytes(8).toString('hex')}`), randomBytes(1536 * 1024)];
     for (const [i, content] of files.entries()) expect((await attest(t, flow, 't1', `in-bucket-${i}`, content)).status).toBe(201);
-    const back = await startTestApp();
+    const lines: string[] = [];
+    const back = await startTestApp({}, { logger: new JsonLogger('error', 'json', (line) => lines.push(line)) });
     try {
       for (const [i, content] of files.entries()) {
         const url = evidencePath(flow, 't1', await attestationId(flow, `in-bucket-${i}`));
         const missing = await back.http().get(url).set(...bearer(org.adminKey));
         expect(missing.status).toBe(500);
-        expect(missing.body.message).toBe(`The evidence file ${sha256(content)} is missing from the evidence store and cannot be served`);
+        const message = `The evidence file ${sha256(content)} is missing from the evidence store and cannot be served`;
+        expect(missing.body).toEqual({ message, errors: null });
+        // Logged at error level by its code, with no stack (a known failure, not an unexpected one).
+        expect(lines.map((l) => JSON.parse(l))).toContainEqual({ time: expect.any(String), level: 'error', msg: 'evidence missing', request_id: expect.any(String), error: message });
 
         expect((await attest(back, flow, 't1', `again-${i}`, content)).status).toBe(201);
         for (const name of [`in-bucket-${i}`, `again-${i}`]) {
@@ -337,7 +342,10 @@ describe('evidence in an S3-compatible bucket', () => {
       req.pipe(up);
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const viaProxy = await startTestApp(s3Env(`http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`));
+    const lines: string[] = [];
+    const viaProxy = await startTestApp(s3Env(`http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`), {
+      logger: new JsonLogger('error', 'json', (line) => lines.push(line)),
+    });
     try {
       const gz = await auditPackage(viaProxy, flow);
       const entries = tarEntries(gz);
@@ -352,6 +360,10 @@ describe('evidence in an S3-compatible bucket', () => {
       // Every other file is whole: its bytes are the SHA-256 the manifest lists.
       for (const e of entries) if (e.name !== 'manifest.json' && manifest.files[e.name]) expect(sha256(e.content)).toBe(manifest.files[e.name]);
       for (const name of ['big', 'after-1', 'after-2']) expect(manifest.files[`attestations/${await attestationId(flow, name)}.json`]).toBeDefined();
+      // The operator is told too, at error level.
+      expect(lines.map((l) => JSON.parse(l))).toContainEqual(
+        expect.objectContaining({ level: 'error', msg: 'evidence not packaged', org: org.name, sha256: sha256(content), reason: manifest.missing_evidence[0].reason }),
+      );
     } finally {
       await viaProxy.close();
       proxy.close();

@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import { canonicalJson, parseCheckpoint, parseNote, sha256 } from '../../../../libs/transparency/src';
 import { AppError } from '../../../common/errors/app-error';
+import { JsonLogger } from '../../../common/logging/json-logger';
 import { FindOrgAttestationQuery, ListFlowAttestationsQuery, OpenAttestationEvidenceQuery, OpenedEvidence } from '../../attestations/attestations.module';
 import { EvaluationArchive } from '../../evaluations/evaluations.module';
 import { GetCheckpointQuery, InclusionProofsQuery, ListEntriesQuery, ListLogKeysQuery, LookupEntryQuery } from '../../evidence-log/evidence-log.module';
@@ -49,6 +50,7 @@ export class AuditPackageWriter {
   constructor(
     readonly queryBus: QueryBus,
     private readonly evaluations: EvaluationArchive,
+    private readonly logger: JsonLogger,
   ) {}
 
   /**
@@ -170,6 +172,8 @@ export class AuditPackageWriter {
           if (!(error instanceof AppError)) throw error;
           written.set(want, error.message);
         }
+        // The package says so to the auditor; the operator hears it too (a blob lost or damaged in the store).
+        if (written.get(want)) this.logger.error('evidence not packaged', { org: props.orgName, sha256: want, reason: written.get(want) });
       }
       const problem = written.get(want);
       if (problem) manifest.missing_evidence.push({ attestation_id: id, sha256: want, reason: problem });
