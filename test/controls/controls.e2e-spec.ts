@@ -52,6 +52,20 @@ describe('controls (beta controls)', () => {
     expect((await as(org.adminKey).put('/NOPE').send({ name: 'x' })).status).toBe(404);
   });
 
+  it('an optional field sent as null is as if it were not sent (create and edit): never a 500, never a stored null', async () => {
+    const created = await as(org.adminKey).post('').send({ identifier: 'SDLC-NULL', name: 'Nulls', description: null, links: null }).expect(201);
+    expect(created.body).toMatchObject({ description: '', links: {}, version: 1 });
+    await as(org.adminKey).put('/SDLC-NULL').send({ description: 'kept', links: { doc: 'https://d.example' } }).expect(200);
+    for (const body of [{ name: null }, { description: null }, { links: null }, { name: null, description: null, links: null }]) {
+      const res = await as(org.adminKey).put('/SDLC-NULL').send(body);
+      expect([res.status, res.body]).toEqual([200, expect.objectContaining({ name: 'Nulls', description: 'kept', links: { doc: 'https://d.example' }, version: 2 })]);
+    }
+    const mixed = await as(org.adminKey).put('/SDLC-NULL').send({ name: 'Renamed', links: null }).expect(200);
+    expect(mixed.body).toMatchObject({ name: 'Renamed', links: { doc: 'https://d.example' }, version: 3 });
+    const v3 = await as(org.adminKey).get('/SDLC-NULL/versions/3').expect(200);
+    expect(v3.body).toMatchObject({ name: 'Renamed', description: 'kept', links: { doc: 'https://d.example' } });
+  });
+
   it('archives idempotently (no body, an empty body or null) and unarchives', async () => {
     await as(org.adminKey).post('').send({ identifier: 'SDLC-3', name: 'Old' }).expect(201);
     const first = await as(org.adminKey).post('/SDLC-3/archive').expect(200);

@@ -38,6 +38,16 @@ describe('environment policies: PUT /policies/{org}, GET /policies/{org}[/{name}
     await t.http().get(`/api/v2/policies/${org.name}/nope`).set(...bearer(org.adminKey)).expect(404, { message: "Policy 'nope' not found", errors: null });
   });
 
+  it('an optional payload field sent as null is as if it were not sent: a re-PUT keeps the description', async () => {
+    const yaml = `${V1}artifacts:\n  provenance:\n    required: true\n`;
+    await put({ name: 'nulls', description: null, comment: null, type: null }, yaml).expect(201);
+    await put({ name: 'nulls', description: 'd' }, yaml).expect(200);
+    const same = await put({ name: 'nulls', description: null, comment: null }, yaml).expect(200);
+    expect(same.body).toMatchObject({ description: 'd', versions: [{ version: 1, comment: '' }] });
+    const changed = await put({ name: 'nulls', description: null, comment: null }, `${yaml}  trail-compliance:\n    required: true\n`).expect(200);
+    expect(changed.body).toMatchObject({ description: 'd', versions: [{ version: 1 }, { version: 2, comment: '' }] });
+  });
+
   it('every example policy of the format saves', async () => {
     const examples = [
       `${V1}artifacts:\n  provenance:\n    required: true\n  attestations:\n    - name: dependency-scan\n      type: "*"\n    - name: unit-test\n      type: junit\n`,

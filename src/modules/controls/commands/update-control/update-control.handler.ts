@@ -20,7 +20,8 @@ export class UpdateControlHandler implements ICommandHandler<UpdateControlComman
     return this.uow.run(async (manager) => {
       const control = await this.controls.lock(manager, orgId, identifier);
       if (!control) throw new NotFoundError(`Control '${identifier}' not found`);
-      const version = await this.controls.update(manager, orgId, control.id, { name, description, links });
+      // null is as if the field were not sent: the columns are NOT NULL and a null is no value to keep.
+      const version = await this.controls.update(manager, orgId, control.id, { name: name ?? undefined, description: description ?? undefined, links: links ?? undefined });
       // A change is a new version, kept and logged; an edit that changes nothing is neither.
       if (version !== null) {
         await logControlVersion(this.evidenceLog, manager, { orgId, orgName }, await this.controls.recordVersion(manager, orgId, identifier, 'edited', actor));

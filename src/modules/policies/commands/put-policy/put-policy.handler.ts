@@ -47,7 +47,7 @@ export class PutPolicyHandler implements ICommandHandler<PutPolicyCommand> {
       if (current !== yaml) {
         await this.policies.addVersion(manager, orgId, existing, { description: description ?? existing.description, yaml, spec, comment: comment ?? '', actor });
         await this.logVersion(manager, orgId, orgName, name, existing.latest_version + 1);
-      } else if (description !== undefined && description !== existing.description) {
+      } else if (description != null && description !== existing.description) {
         await this.policies.setDescription(manager, orgId, existing.id, description);
       }
       return false;
