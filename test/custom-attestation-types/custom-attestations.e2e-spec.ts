@@ -113,6 +113,14 @@ describe('custom attestation types and custom attestations', () => {
     expect(Object.keys(badRule.body.errors).sort()).toEqual(['evaluator.rules[1]', 'summary[0].expression']);
     expect(badRule.body.errors['evaluator.rules[1]']).toMatch(/^does not compile: .*syntax error/);
 
+    // What data_json may not hold, a schema may not either: nesting past the document limit, text jsonb refuses.
+    const n = 200_000;
+    const deep = await defineType(t, org.adminKey, org.name, { name: 'deep' }, '{"type":"object","x":' + '['.repeat(n) + ']'.repeat(n) + '}');
+    expect(deep.status).toBe(400);
+    expect(Object.entries(deep.body.errors)).toEqual([[expect.stringMatching(/^type_schema\.x(\[0\])+$/), expect.stringMatching(/^must not nest more than \d+ levels deep$/)]]);
+    const nul = await defineType(t, org.adminKey, org.name, { name: 'nul' }, { type: 'object', description: 'a\u0000b' });
+    expect([nul.status, nul.body.errors]).toEqual([400, { 'type_schema.description': expect.stringMatching(/^must not contain NUL/) }]);
+
     const badName = await defineType(t, org.adminKey, org.name, { name: '-bad', extra: 1 });
     expect(badName.status).toBe(400);
     expect(Object.keys(badName.body.errors).sort()).toEqual(['extra', 'name']);

@@ -1,6 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { createHash } from 'node:crypto';
 import { ValidationError } from '../../../../common/errors/app-error';
+import { assertStorable } from '../../../../common/validation/strict-validation.pipe';
 import { UnitOfWork } from '../../../../database/unit-of-work';
 import { EvidenceLog } from '../../../evidence-log/evidence-log.module';
 import { CustomTypeResponse, toCustomTypeResponse } from '../../dto/custom-type.response';
@@ -35,6 +36,9 @@ export class DefineCustomTypeHandler implements ICommandHandler<DefineCustomType
       if (typeof typeSchema !== 'object' || typeSchema === null || Array.isArray(typeSchema)) {
         throw new ValidationError({ type_schema: 'must be a JSON Schema object' });
       }
+      // The checks data_json gets: nesting past the document limit (JSON.stringify, ajv and jsonb recurse and
+      // overflow) and text jsonb cannot store are a 400 here, not a 500 further on.
+      assertStorable(typeSchema, 'type_schema');
     }
     const evaluator = data.evaluator ?? null;
     const jqRules = evaluator?.rules ?? [];
