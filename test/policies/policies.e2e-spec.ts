@@ -48,6 +48,14 @@ describe('environment policies: PUT /policies/{org}, GET /policies/{org}[/{name}
     expect(changed.body).toMatchObject({ description: 'd', versions: [{ version: 1 }, { version: 2, comment: '' }] });
   });
 
+  it('first PUTs of the same new policy at once: one creates it (201), the others update it (200), none is a 409', async () => {
+    const yaml = `${V1}artifacts:\n  provenance:\n    required: true\n`;
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => put({ name: 'race', comment: `c${i}` }, i % 2 ? yaml : `${yaml}# ${i}\n`)));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
+    const got = await t.http().get(`/api/v2/policies/${org.name}/race`).set(...bearer(org.adminKey)).expect(200);
+    expect(got.body.versions.map((v: any) => v.version)).toEqual(got.body.versions.map((_: unknown, i: number) => i + 1));
+  });
+
   it('every example policy of the format saves', async () => {
     const examples = [
       `${V1}artifacts:\n  provenance:\n    required: true\n  attestations:\n    - name: dependency-scan\n      type: "*"\n    - name: unit-test\n      type: junit\n`,

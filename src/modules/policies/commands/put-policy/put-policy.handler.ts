@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EntityManager } from 'typeorm';
-import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../../../common/errors/app-error';
+import { BadRequestError, NotFoundError, ValidationError } from '../../../../common/errors/app-error';
 import { UnitOfWork } from '../../../../database/unit-of-work';
 import { ControlDirectory } from '../../../controls/controls.module';
 import { EvidenceLog } from '../../../evidence-log/evidence-log.module';
@@ -36,12 +36,17 @@ export class PutPolicyHandler implements ICommandHandler<PutPolicyCommand> {
           throw error;
         }
       }
-      const existing = await this.policies.lock(manager, orgId, name);
+      let existing = await this.policies.lock(manager, orgId, name);
       if (!existing) {
         const id = await this.policies.create(manager, orgId, { name, description: description ?? '', yaml, spec, comment: comment ?? '', actor });
-        if (!id) throw new ConflictError(`Policy '${name}' was created by another request at the same time; send it again`);
-        await this.logVersion(manager, orgId, orgName, name, 1);
-        return true;
+        if (id) {
+          await this.logVersion(manager, orgId, orgName, name, 1);
+          return true;
+        }
+        // Another request created it meanwhile (the insert waited for its commit): no conflict, this PUT is then
+        // an update of that policy, under its lock, as if it had come second.
+        existing = await this.policies.lock(manager, orgId, name);
+        if (!existing) throw new Error(`policy '${name}' was neither inserted nor found`);
       }
       const current = await this.policies.latestYaml(manager, orgId, existing.id, existing.latest_version);
       if (current !== yaml) {
