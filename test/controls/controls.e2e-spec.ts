@@ -78,6 +78,40 @@ describe('controls (beta controls)', () => {
     expect((await as(org.adminKey).post('/NOPE/archive')).status).toBe(404);
   });
 
+  it('a decision or a policy naming a control while it is being archived waits for the archive and is refused', async () => {
+    await as(org.adminKey).post('').send({ identifier: 'RACE-1', name: 'Race' }).expect(201);
+    const runner = t.dataSource.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    try {
+      // What an archive does in its transaction, held open: the control's row taken and changed, not committed.
+      await runner.query(`UPDATE controls SET archived = true WHERE identifier = 'RACE-1' AND org_id = (SELECT id FROM organizations WHERE name = $1)`, [org.name]);
+      const decision = t
+        .http()
+        .post(`/api/v2/attestations/${org.name}/race-app/trail/t1/system`)
+        .set(...bearer(org.adminKey))
+        .field('data_json', JSON.stringify({ type_name: 'decision', attestation_name: 'gate', control: 'RACE-1', attestation_data: { is_compliant: true } }))
+        .then((r) => r);
+      const policy = t
+        .http()
+        .put(`/api/v2/policies/${org.name}`)
+        .set(...bearer(org.adminKey))
+        .field('payload', JSON.stringify({ name: 'race-policy' }))
+        .attach('policy_file', Buffer.from('_schema: https://docs.kosli.com/schemas/policy/v1\nartifacts:\n  attestations:\n    - type: decision\n      for_control: RACE-1\n'), 'policy.yaml')
+        .then((r) => r);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await runner.commitTransaction();
+      const [d, p] = await Promise.all([decision, policy]);
+      expect([d.status, d.body.errors]).toEqual([400, { control: 'is archived' }]);
+      expect([p.status, p.body.errors]).toEqual([400, { 'policy_file.artifacts.attestations[0].for_control': "control 'RACE-1' is archived" }]);
+    } finally {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      await runner.release();
+    }
+    await t.http().get(`/api/v2/flows/${org.name}/race-app`).set(...bearer(org.adminKey)).expect(404);
+    await t.http().get(`/api/v2/policies/${org.name}/race-policy`).set(...bearer(org.adminKey)).expect(404);
+  });
+
   it('lists active controls by name, paged, searchable; archived ones on request', async () => {
     const other = await createOrg(t, { features: ['controls'] });
     const key = other.adminKey;

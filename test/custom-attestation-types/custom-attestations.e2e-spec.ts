@@ -207,6 +207,19 @@ describe('custom attestation types and custom attestations', () => {
     expect(after.rule_results.map((r: any) => r.passed)).toEqual([true, true, false]);
   });
 
+  it('an attestation whose rules are running when its type is archived is refused (400) and not stored after the archive', async () => {
+    // A rule that loops runs until the 2 s deadline: a wide, sure window between the type's check and the write.
+    await defineType(t, org.adminKey, org.name, { name: 'slow', evaluator: { content_type: 'jq', rules: ['def f: f; f'] } }).expect(201);
+    const flow = uniqueName('flow');
+    const pending = attestCustom(t, org.adminKey, org.name, flow, 't', { attestation_name: 'late', type_name: 'slow', attestation_data: {} }).then((r) => r);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    await t.http().put(`/api/v2/custom-attestation-types/${org.name}/slow/archive`).set(...bearer(org.adminKey)).expect(200);
+    const res = await pending;
+    expect([res.status, res.body.errors]).toEqual([400, { type_name: "custom attestation type 'slow' is archived" }]);
+    const [row] = await t.dataSource.query(`SELECT count(*)::int AS n FROM flows f JOIN organizations o ON o.id = f.org_id WHERE o.name = $1`, [org.name]);
+    expect(row.n).toBe(0);
+  });
+
   it('refuses an attestation of a type the org does not have, or without its data, and stores nothing', async () => {
     const flow = uniqueName('flow');
     const unknown = await attestCustom(t, org.adminKey, org.name, flow, 't', { attestation_name: 'x', type_name: 'nothing', attestation_data: {} });

@@ -9,11 +9,13 @@ export class ControlDirectory {
   constructor(private readonly controls: ControlRepository) {}
 
   /**
-   * The control a decision names, checked at request time: 404 when the org has no such control, 400 when it
-   * is archived (`field` is the request field the error is keyed by, e.g. `decision.control`).
+   * The control a decision (or a policy's decision rule) names, checked in the transaction that writes what
+   * names it: 404 when the org has no such control, 400 when it is archived (`field` is the request field the
+   * error is keyed by, e.g. `decision.control`). The row is held FOR SHARE until that transaction ends, so an
+   * archive either committed before (then this refuses) or waits until the write is committed.
    */
-  async requireActive(manager: EntityManager | undefined, orgId: string, identifier: string, field: string): Promise<{ id: string }> {
-    const control = await this.controls.find(orgId, identifier, manager);
+  async requireActive(manager: EntityManager, orgId: string, identifier: string, field: string): Promise<{ id: string }> {
+    const control = await this.controls.lockShared(manager, orgId, identifier);
     if (!control) throw new NotFoundError(`Control '${identifier}' not found`, { [field]: 'no such control' });
     if (control.archived) throw new BadRequestError(`Control '${identifier}' is archived`, { [field]: 'is archived' });
     return { id: control.id };

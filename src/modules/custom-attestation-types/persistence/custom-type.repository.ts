@@ -80,6 +80,18 @@ export class CustomTypeRepository {
     return version;
   }
 
+  /**
+   * Whether the type is archived, holding its row FOR SHARE to the end of the transaction: an archive (its
+   * UPDATE) waits for that transaction, and one committed before answers `true` here. Null when there is none.
+   */
+  async lockShared(manager: EntityManager, orgId: string, name: string): Promise<{ archived: boolean } | null> {
+    const rows: Array<{ archived: boolean }> = await manager.query(
+      `SELECT archived FROM custom_attestation_types WHERE org_id = $1 AND name = $2 FOR SHARE`,
+      [orgId, name],
+    );
+    return rows[0] ?? null;
+  }
+
   /** Archives the type; false when there is none. */
   async archive(manager: EntityManager, orgId: string, name: string): Promise<boolean> {
     const rows: unknown[] = await manager.query(
