@@ -112,6 +112,32 @@ describe('controls (beta controls)', () => {
     await t.http().get(`/api/v2/policies/${org.name}/race-policy`).set(...bearer(org.adminKey)).expect(404);
   });
 
+  it("policies_referencing lists the org's policies whose latest version has a decision rule for the control", async () => {
+    await as(org.adminKey).post('').send({ identifier: 'REF-1', name: 'Referenced' }).expect(201);
+    const putPolicy = (name: string, yaml: string) =>
+      t
+        .http()
+        .put(`/api/v2/policies/${org.name}`)
+        .set(...bearer(org.adminKey))
+        .field('payload', JSON.stringify({ name }))
+        .attach('policy_file', Buffer.from(`_schema: https://docs.kosli.com/schemas/policy/v1\n${yaml}`), 'policy.yaml');
+    const decision = 'artifacts:\n  attestations:\n    - type: decision\n      for_control: REF-1\n';
+    await putPolicy('zeta-gate', decision).expect(201);
+    await putPolicy('alpha-gate', decision).expect(201);
+    await putPolicy('unrelated', 'artifacts:\n  provenance:\n    required: true\n').expect(201);
+    expect((await as(org.adminKey).get('/REF-1').expect(200)).body.policies_referencing).toEqual(['alpha-gate', 'zeta-gate']);
+    const listed = await as(org.adminKey).get('').query({ search: 'REF-1' }).expect(200);
+    expect(listed.body.controls.map((c: any) => [c.identifier, c.policies_referencing])).toEqual([['REF-1', ['alpha-gate', 'zeta-gate']]]);
+    // Only the latest version counts: a version without the rule no longer references the control.
+    await putPolicy('zeta-gate', 'artifacts:\n  provenance:\n    required: true\n').expect(200);
+    expect((await as(org.adminKey).put('/REF-1').send({ description: 'edited' }).expect(200)).body.policies_referencing).toEqual(['alpha-gate']);
+    expect((await as(org.adminKey).post('/REF-1/archive').expect(200)).body.policies_referencing).toEqual(['alpha-gate']);
+    // Policies of another org never show.
+    const other = await createOrg(t, { features: ['controls'] });
+    await t.http().post(`/api/v2/controls/${other.name}`).set(...bearer(other.adminKey)).send({ identifier: 'REF-1', name: 'Theirs' }).expect(201);
+    expect((await t.http().get(`/api/v2/controls/${other.name}/REF-1`).set(...bearer(other.adminKey)).expect(200)).body.policies_referencing).toEqual([]);
+  });
+
   it('lists active controls by name, paged, searchable; archived ones on request', async () => {
     const other = await createOrg(t, { features: ['controls'] });
     const key = other.adminKey;

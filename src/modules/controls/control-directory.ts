@@ -2,11 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { BadRequestError, NotFoundError } from '../../common/errors/app-error';
 import { ControlRepository } from './persistence/control.repository';
+import { PolicyNamesOfControls, PolicyNamesSource } from './policy-names';
 
 /** The controls module's public surface: what a decision may ask of the control it answers. */
 @Injectable()
 export class ControlDirectory {
-  constructor(private readonly controls: ControlRepository) {}
+  constructor(
+    private readonly controls: ControlRepository,
+    private readonly policyNames: PolicyNamesOfControls,
+  ) {}
 
   /**
    * The control a decision (or a policy's decision rule) names, checked in the transaction that writes what
@@ -38,6 +42,14 @@ export class ControlDirectory {
     if (!control) return false;
     await this.controls.setTags(manager, orgId, control.id, update(control.tags ?? {}));
     return true;
+  }
+
+  /**
+   * The policies module's reader of the named policies that reference controls (a `for_control` in their latest
+   * version), listed in `policies_referencing`; registered once, at start.
+   */
+  registerPolicyNames(source: PolicyNamesSource): void {
+    this.policyNames.register(source);
   }
 
   /** Records that a policy (by its digest) decided on the control, so the control lists it. */

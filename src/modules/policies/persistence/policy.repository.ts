@@ -116,6 +116,23 @@ export class PolicyRepository {
     return rows[0].policy_yaml;
   }
 
+  /**
+   * By control identifier, the names (sorted) of the org's policies whose latest version has a decision rule
+   * for that control (`type: decision`, `for_control`); identifiers without any are left out.
+   */
+  async namesReferencingControls(orgId: string, identifiers: readonly string[]): Promise<Map<string, string[]>> {
+    const rows: Array<{ identifier: string; names: string[] }> = await this.dataSource.query(
+      `SELECT c.identifier, array_agg(p.name ORDER BY p.name) AS names
+       FROM unnest($2::text[]) AS c(identifier)
+       JOIN policies p ON p.org_id = $1
+       JOIN policy_versions v ON v.org_id = p.org_id AND v.policy_id = p.id AND v.version = p.latest_version
+       WHERE v.spec -> 'artifacts' -> 'attestations' @> jsonb_build_array(jsonb_build_object('type', 'decision', 'for_control', c.identifier))
+       GROUP BY c.identifier`,
+      [orgId, [...new Set(identifiers)]],
+    );
+    return new Map(rows.map((r) => [r.identifier, r.names]));
+  }
+
   /** The latest version of each named policy that exists (by name). */
   async latestByNames(orgId: string, names: readonly string[], manager: EntityManager = this.dataSource.manager): Promise<AppliedPolicy[]> {
     if (!names.length) return [];
