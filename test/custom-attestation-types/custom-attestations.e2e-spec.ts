@@ -238,3 +238,27 @@ describe('custom attestation types and custom attestations', () => {
     expect(elsewhere.status).toBe(400);
   });
 });
+
+describe('custom attestation types: the version history is bounded (VERSION_HISTORY_MAX_MB)', () => {
+  let t: TestApp;
+  let org: TestOrg;
+  beforeAll(async () => {
+    t = await startTestApp({ VERSION_HISTORY_MAX_MB: '1' });
+    org = await createOrg(t);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('a version that would take the versions past the budget is a 413 and adds nothing; the type stays readable', async () => {
+    const schema = (n: number) => ({ type: 'object', description: `${n}:${'x'.repeat(400_000)}` });
+    await defineType(t, org.adminKey, org.name, { name: 'big' }, schema(1)).expect(201);
+    await defineType(t, org.adminKey, org.name, { name: 'big' }, schema(2)).expect(201);
+    const full = await defineType(t, org.adminKey, org.name, { name: 'big' }, schema(3));
+    expect([full.status, full.body.message]).toEqual([413, expect.stringMatching(/^The versions of custom attestation type 'big' would hold more than 1 MB together/)]);
+    const got = await t.http().get(`/api/v2/custom-attestation-types/${org.name}/big`).set(...bearer(org.adminKey)).expect(200);
+    expect(got.body.versions.map((v: any) => v.version)).toEqual([1, 2]);
+    // The same definition again is no new version, so it is not refused.
+    await defineType(t, org.adminKey, org.name, { name: 'big' }, schema(2)).expect(201);
+  });
+});

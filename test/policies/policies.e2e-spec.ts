@@ -109,3 +109,26 @@ describe('environment policies: PUT /policies/{org}, GET /policies/{org}[/{name}
     await put({ name: 'controls' }, yaml).expect(201);
   });
 });
+
+describe('policies: the version history is bounded (VERSION_HISTORY_MAX_MB)', () => {
+  let t: TestApp;
+  let org: TestOrg;
+  beforeAll(async () => {
+    t = await startTestApp({ VERSION_HISTORY_MAX_MB: '1' });
+    org = await createOrg(t);
+  });
+  afterAll(() => t.close());
+
+  it('a version that would take the versions past the budget is a 413 and adds nothing', async () => {
+    const yaml = (n: number) => `${V1}# ${n} ${'x'.repeat(400_000)}\nartifacts:\n  provenance:\n    required: true\n`;
+    const put = (n: number) =>
+      t.http().put(`/api/v2/policies/${org.name}`).set(...bearer(org.adminKey)).field('payload', JSON.stringify({ name: 'big' })).attach('policy_file', Buffer.from(yaml(n)), 'policy.yaml');
+    await put(1).expect(201);
+    await put(2).expect(200);
+    const full = await put(3);
+    expect([full.status, full.body.message]).toEqual([413, expect.stringMatching(/^The versions of policy 'big' would hold more than 1 MB together/)]);
+    const got = await t.http().get(`/api/v2/policies/${org.name}/big`).set(...bearer(org.adminKey)).expect(200);
+    expect(got.body.versions.map((v: any) => v.version)).toEqual([1, 2]);
+    await put(2).expect(200);
+  });
+});

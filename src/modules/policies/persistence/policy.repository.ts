@@ -80,6 +80,15 @@ export class PolicyRepository {
     ]);
   }
 
+  /** The text all versions of the policy hold together (YAML and comments), in bytes. */
+  async historyBytes(manager: EntityManager, orgId: string, policyId: string): Promise<number> {
+    const [{ bytes }]: Array<{ bytes: string }> = await manager.query(
+      `SELECT COALESCE(sum(octet_length(policy_yaml) + octet_length(comment)), 0)::bigint AS bytes FROM policy_versions WHERE org_id = $1 AND policy_id = $2`,
+      [orgId, policyId],
+    );
+    return Number(bytes);
+  }
+
   async setDescription(manager: EntityManager, orgId: string, policyId: string, description: string): Promise<void> {
     await manager.query(`UPDATE policies SET description = $3, last_modified_at = now() WHERE org_id = $1 AND id = $2`, [orgId, policyId, description]);
   }
