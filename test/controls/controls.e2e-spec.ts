@@ -52,6 +52,20 @@ describe('controls (beta controls)', () => {
     expect((await as(org.adminKey).put('/NOPE').send({ name: 'x' })).status).toBe(404);
   });
 
+  it('an optional field sent as null is as if it were not sent (create and edit): never a 500, never a stored null', async () => {
+    const created = await as(org.adminKey).post('').send({ identifier: 'SDLC-NULL', name: 'Nulls', description: null, links: null }).expect(201);
+    expect(created.body).toMatchObject({ description: '', links: {}, version: 1 });
+    await as(org.adminKey).put('/SDLC-NULL').send({ description: 'kept', links: { doc: 'https://d.example' } }).expect(200);
+    for (const body of [{ name: null }, { description: null }, { links: null }, { name: null, description: null, links: null }]) {
+      const res = await as(org.adminKey).put('/SDLC-NULL').send(body);
+      expect([res.status, res.body]).toEqual([200, expect.objectContaining({ name: 'Nulls', description: 'kept', links: { doc: 'https://d.example' }, version: 2 })]);
+    }
+    const mixed = await as(org.adminKey).put('/SDLC-NULL').send({ name: 'Renamed', links: null }).expect(200);
+    expect(mixed.body).toMatchObject({ name: 'Renamed', links: { doc: 'https://d.example' }, version: 3 });
+    const v3 = await as(org.adminKey).get('/SDLC-NULL/versions/3').expect(200);
+    expect(v3.body).toMatchObject({ name: 'Renamed', description: 'kept', links: { doc: 'https://d.example' } });
+  });
+
   it('archives idempotently (no body, an empty body or null) and unarchives', async () => {
     await as(org.adminKey).post('').send({ identifier: 'SDLC-3', name: 'Old' }).expect(201);
     const first = await as(org.adminKey).post('/SDLC-3/archive').expect(200);
@@ -62,6 +76,66 @@ describe('controls (beta controls)', () => {
     const back = await as(org.adminKey).post('/SDLC-3/unarchive').expect(200);
     expect(back.body).toMatchObject({ archived: false, version: 3 });
     expect((await as(org.adminKey).post('/NOPE/archive')).status).toBe(404);
+  });
+
+  it('a decision or a policy naming a control while it is being archived waits for the archive and is refused', async () => {
+    await as(org.adminKey).post('').send({ identifier: 'RACE-1', name: 'Race' }).expect(201);
+    const runner = t.dataSource.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    try {
+      // What an archive does in its transaction, held open: the control's row taken and changed, not committed.
+      await runner.query(`UPDATE controls SET archived = true WHERE identifier = 'RACE-1' AND org_id = (SELECT id FROM organizations WHERE name = $1)`, [org.name]);
+      const decision = t
+        .http()
+        .post(`/api/v2/attestations/${org.name}/race-app/trail/t1/system`)
+        .set(...bearer(org.adminKey))
+        .field('data_json', JSON.stringify({ type_name: 'decision', attestation_name: 'gate', control: 'RACE-1', attestation_data: { is_compliant: true } }))
+        .then((r) => r);
+      const policy = t
+        .http()
+        .put(`/api/v2/policies/${org.name}`)
+        .set(...bearer(org.adminKey))
+        .field('payload', JSON.stringify({ name: 'race-policy' }))
+        .attach('policy_file', Buffer.from('_schema: https://docs.kosli.com/schemas/policy/v1\nartifacts:\n  attestations:\n    - type: decision\n      for_control: RACE-1\n'), 'policy.yaml')
+        .then((r) => r);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await runner.commitTransaction();
+      const [d, p] = await Promise.all([decision, policy]);
+      expect([d.status, d.body.errors]).toEqual([400, { control: 'is archived' }]);
+      expect([p.status, p.body.errors]).toEqual([400, { 'policy_file.artifacts.attestations[0].for_control': "control 'RACE-1' is archived" }]);
+    } finally {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      await runner.release();
+    }
+    await t.http().get(`/api/v2/flows/${org.name}/race-app`).set(...bearer(org.adminKey)).expect(404);
+    await t.http().get(`/api/v2/policies/${org.name}/race-policy`).set(...bearer(org.adminKey)).expect(404);
+  });
+
+  it("policies_referencing lists the org's policies whose latest version has a decision rule for the control", async () => {
+    await as(org.adminKey).post('').send({ identifier: 'REF-1', name: 'Referenced' }).expect(201);
+    const putPolicy = (name: string, yaml: string) =>
+      t
+        .http()
+        .put(`/api/v2/policies/${org.name}`)
+        .set(...bearer(org.adminKey))
+        .field('payload', JSON.stringify({ name }))
+        .attach('policy_file', Buffer.from(`_schema: https://docs.kosli.com/schemas/policy/v1\n${yaml}`), 'policy.yaml');
+    const decision = 'artifacts:\n  attestations:\n    - type: decision\n      for_control: REF-1\n';
+    await putPolicy('zeta-gate', decision).expect(201);
+    await putPolicy('alpha-gate', decision).expect(201);
+    await putPolicy('unrelated', 'artifacts:\n  provenance:\n    required: true\n').expect(201);
+    expect((await as(org.adminKey).get('/REF-1').expect(200)).body.policies_referencing).toEqual(['alpha-gate', 'zeta-gate']);
+    const listed = await as(org.adminKey).get('').query({ search: 'REF-1' }).expect(200);
+    expect(listed.body.controls.map((c: any) => [c.identifier, c.policies_referencing])).toEqual([['REF-1', ['alpha-gate', 'zeta-gate']]]);
+    // Only the latest version counts: a version without the rule no longer references the control.
+    await putPolicy('zeta-gate', 'artifacts:\n  provenance:\n    required: true\n').expect(200);
+    expect((await as(org.adminKey).put('/REF-1').send({ description: 'edited' }).expect(200)).body.policies_referencing).toEqual(['alpha-gate']);
+    expect((await as(org.adminKey).post('/REF-1/archive').expect(200)).body.policies_referencing).toEqual(['alpha-gate']);
+    // Policies of another org never show.
+    const other = await createOrg(t, { features: ['controls'] });
+    await t.http().post(`/api/v2/controls/${other.name}`).set(...bearer(other.adminKey)).send({ identifier: 'REF-1', name: 'Theirs' }).expect(201);
+    expect((await t.http().get(`/api/v2/controls/${other.name}/REF-1`).set(...bearer(other.adminKey)).expect(200)).body.policies_referencing).toEqual([]);
   });
 
   it('lists active controls by name, paged, searchable; archived ones on request', async () => {

@@ -113,6 +113,14 @@ describe('custom attestation types and custom attestations', () => {
     expect(Object.keys(badRule.body.errors).sort()).toEqual(['evaluator.rules[1]', 'summary[0].expression']);
     expect(badRule.body.errors['evaluator.rules[1]']).toMatch(/^does not compile: .*syntax error/);
 
+    // What data_json may not hold, a schema may not either: nesting past the document limit, text jsonb refuses.
+    const n = 200_000;
+    const deep = await defineType(t, org.adminKey, org.name, { name: 'deep' }, '{"type":"object","x":' + '['.repeat(n) + ']'.repeat(n) + '}');
+    expect(deep.status).toBe(400);
+    expect(Object.entries(deep.body.errors)).toEqual([[expect.stringMatching(/^type_schema\.x(\[0\])+$/), expect.stringMatching(/^must not nest more than \d+ levels deep$/)]]);
+    const nul = await defineType(t, org.adminKey, org.name, { name: 'nul' }, { type: 'object', description: 'a\u0000b' });
+    expect([nul.status, nul.body.errors]).toEqual([400, { 'type_schema.description': expect.stringMatching(/^must not contain NUL/) }]);
+
     const badName = await defineType(t, org.adminKey, org.name, { name: '-bad', extra: 1 });
     expect(badName.status).toBe(400);
     expect(Object.keys(badName.body.errors).sort()).toEqual(['extra', 'name']);
@@ -199,6 +207,19 @@ describe('custom attestation types and custom attestations', () => {
     expect(after.rule_results.map((r: any) => r.passed)).toEqual([true, true, false]);
   });
 
+  it('an attestation whose rules are running when its type is archived is refused (400) and not stored after the archive', async () => {
+    // A rule that loops runs until the 2 s deadline: a wide, sure window between the type's check and the write.
+    await defineType(t, org.adminKey, org.name, { name: 'slow', evaluator: { content_type: 'jq', rules: ['def f: f; f'] } }).expect(201);
+    const flow = uniqueName('flow');
+    const pending = attestCustom(t, org.adminKey, org.name, flow, 't', { attestation_name: 'late', type_name: 'slow', attestation_data: {} }).then((r) => r);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    await t.http().put(`/api/v2/custom-attestation-types/${org.name}/slow/archive`).set(...bearer(org.adminKey)).expect(200);
+    const res = await pending;
+    expect([res.status, res.body.errors]).toEqual([400, { type_name: "custom attestation type 'slow' is archived" }]);
+    const [row] = await t.dataSource.query(`SELECT count(*)::int AS n FROM flows f JOIN organizations o ON o.id = f.org_id WHERE o.name = $1`, [org.name]);
+    expect(row.n).toBe(0);
+  });
+
   it('refuses an attestation of a type the org does not have, or without its data, and stores nothing', async () => {
     const flow = uniqueName('flow');
     const unknown = await attestCustom(t, org.adminKey, org.name, flow, 't', { attestation_name: 'x', type_name: 'nothing', attestation_data: {} });
@@ -215,5 +236,29 @@ describe('custom attestation types and custom attestations', () => {
     const other = await createOrg(t);
     const elsewhere = await attestCustom(t, other.adminKey, other.name, flow, 't', { attestation_name: 'x', type_name: 'any', attestation_data: {} });
     expect(elsewhere.status).toBe(400);
+  });
+});
+
+describe('custom attestation types: the version history is bounded (VERSION_HISTORY_MAX_MB)', () => {
+  let t: TestApp;
+  let org: TestOrg;
+  beforeAll(async () => {
+    t = await startTestApp({ VERSION_HISTORY_MAX_MB: '1' });
+    org = await createOrg(t);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('a version that would take the versions past the budget is a 413 and adds nothing; the type stays readable', async () => {
+    const schema = (n: number) => ({ type: 'object', description: `${n}:${'x'.repeat(400_000)}` });
+    await defineType(t, org.adminKey, org.name, { name: 'big' }, schema(1)).expect(201);
+    await defineType(t, org.adminKey, org.name, { name: 'big' }, schema(2)).expect(201);
+    const full = await defineType(t, org.adminKey, org.name, { name: 'big' }, schema(3));
+    expect([full.status, full.body.message]).toEqual([413, expect.stringMatching(/^The versions of custom attestation type 'big' would hold more than 1 MB together/)]);
+    const got = await t.http().get(`/api/v2/custom-attestation-types/${org.name}/big`).set(...bearer(org.adminKey)).expect(200);
+    expect(got.body.versions.map((v: any) => v.version)).toEqual([1, 2]);
+    // The same definition again is no new version, so it is not refused.
+    await defineType(t, org.adminKey, org.name, { name: 'big' }, schema(2)).expect(201);
   });
 });

@@ -38,6 +38,24 @@ describe('environment policies: PUT /policies/{org}, GET /policies/{org}[/{name}
     await t.http().get(`/api/v2/policies/${org.name}/nope`).set(...bearer(org.adminKey)).expect(404, { message: "Policy 'nope' not found", errors: null });
   });
 
+  it('an optional payload field sent as null is as if it were not sent: a re-PUT keeps the description', async () => {
+    const yaml = `${V1}artifacts:\n  provenance:\n    required: true\n`;
+    await put({ name: 'nulls', description: null, comment: null, type: null }, yaml).expect(201);
+    await put({ name: 'nulls', description: 'd' }, yaml).expect(200);
+    const same = await put({ name: 'nulls', description: null, comment: null }, yaml).expect(200);
+    expect(same.body).toMatchObject({ description: 'd', versions: [{ version: 1, comment: '' }] });
+    const changed = await put({ name: 'nulls', description: null, comment: null }, `${yaml}  trail-compliance:\n    required: true\n`).expect(200);
+    expect(changed.body).toMatchObject({ description: 'd', versions: [{ version: 1 }, { version: 2, comment: '' }] });
+  });
+
+  it('first PUTs of the same new policy at once: one creates it (201), the others update it (200), none is a 409', async () => {
+    const yaml = `${V1}artifacts:\n  provenance:\n    required: true\n`;
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => put({ name: 'race', comment: `c${i}` }, i % 2 ? yaml : `${yaml}# ${i}\n`)));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
+    const got = await t.http().get(`/api/v2/policies/${org.name}/race`).set(...bearer(org.adminKey)).expect(200);
+    expect(got.body.versions.map((v: any) => v.version)).toEqual(got.body.versions.map((_: unknown, i: number) => i + 1));
+  });
+
   it('every example policy of the format saves', async () => {
     const examples = [
       `${V1}artifacts:\n  provenance:\n    required: true\n  attestations:\n    - name: dependency-scan\n      type: "*"\n    - name: unit-test\n      type: junit\n`,
@@ -89,5 +107,28 @@ describe('environment policies: PUT /policies/{org}, GET /policies/{org}[/{name}
     });
     await t.http().post(`/api/v2/controls/${org.name}`).set(...bearer(org.adminKey)).send({ identifier: 'RCTL-043', name: 'Source code review' }).expect(201);
     await put({ name: 'controls' }, yaml).expect(201);
+  });
+});
+
+describe('policies: the version history is bounded (VERSION_HISTORY_MAX_MB)', () => {
+  let t: TestApp;
+  let org: TestOrg;
+  beforeAll(async () => {
+    t = await startTestApp({ VERSION_HISTORY_MAX_MB: '1' });
+    org = await createOrg(t);
+  });
+  afterAll(() => t.close());
+
+  it('a version that would take the versions past the budget is a 413 and adds nothing', async () => {
+    const yaml = (n: number) => `${V1}# ${n} ${'x'.repeat(400_000)}\nartifacts:\n  provenance:\n    required: true\n`;
+    const put = (n: number) =>
+      t.http().put(`/api/v2/policies/${org.name}`).set(...bearer(org.adminKey)).field('payload', JSON.stringify({ name: 'big' })).attach('policy_file', Buffer.from(yaml(n)), 'policy.yaml');
+    await put(1).expect(201);
+    await put(2).expect(200);
+    const full = await put(3);
+    expect([full.status, full.body.message]).toEqual([413, expect.stringMatching(/^The versions of policy 'big' would hold more than 1 MB together/)]);
+    const got = await t.http().get(`/api/v2/policies/${org.name}/big`).set(...bearer(org.adminKey)).expect(200);
+    expect(got.body.versions.map((v: any) => v.version)).toEqual([1, 2]);
+    await put(2).expect(200);
   });
 });

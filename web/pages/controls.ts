@@ -49,7 +49,7 @@ export async function controlsPage({ params, main, setTitle }: Ctx): Promise<voi
                     ? h('p', { class: 'muted' }, `${decided.pagination.total} decisions in all; `, link(`${ui('o', org, 'evaluations')}?control=${enc(c.identifier)}`, 'all of them'))
                     : null,
                 ],
-            h('h3', {}, 'Policies that decided on it'),
+            h('h3', {}, 'Policies that reference it'),
             value(c.policies_referencing ?? []),
           );
         })

@@ -18,6 +18,12 @@ export interface AppConfig {
   adminToken?: string;
   migrationsRun: boolean;
   bodyLimitBytes: number;
+  /**
+   * `VERSION_HISTORY_MAX_MB`: the most text one custom attestation type's or one policy's versions may hold
+   * together. Their reads answer every version at once (one jsonb aggregate, whose limit is 255 MB), so a new
+   * version past it is refused (413) rather than making the type or policy unreadable.
+   */
+  versionHistoryMaxBytes: number;
   http: HttpServerSettings;
   /** The evidence log (src/modules/evidence-log). */
   evidenceLog: EvidenceLogSettings;
@@ -386,6 +392,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     adminToken: env.ADMIN_TOKEN || undefined,
     migrationsRun: parseBoolean('MIGRATIONS_RUN', env.MIGRATIONS_RUN, true),
     bodyLimitBytes: Math.floor(bodyLimitMb * 1024 * 1024),
+    versionHistoryMaxBytes: parseInteger('VERSION_HISTORY_MAX_MB', env.VERSION_HISTORY_MAX_MB, 64, 1, 128, 'a whole number of megabytes from 1 to 128') * 1024 * 1024,
     http: loadHttpServerSettings(env),
     logLevel,
     role,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { ValidationError } from '../../common/errors/app-error';
 import type { RuleOutcome } from '../../../libs/jq-rules/src';
 import { CustomTypeRepository } from './persistence/custom-type.repository';
@@ -32,8 +33,8 @@ export class CustomAttestationTypeDirectory {
 
   async assess(orgId: string, typeName: string, data: unknown): Promise<CustomTypeAssessment> {
     const found = await this.types.latest(orgId, typeName);
-    if (!found) throw new ValidationError({ type_name: `custom attestation type '${typeName}' does not exist in this organization` });
-    if (found.archived) throw new ValidationError({ type_name: `custom attestation type '${typeName}' is archived` });
+    if (!found) throw notFound(typeName);
+    if (found.archived) throw archived(typeName);
     const { version } = found;
     const base = { typeName, typeVersion: version.version };
     const answer = await this.rules.assess(
@@ -53,4 +54,18 @@ export class CustomAttestationTypeDirectory {
       summary: version.summary.length ? Object.fromEntries(summary.map((s) => [s.name, s.value])) : null,
     };
   }
+
+  /**
+   * Checked again in the transaction that writes the attestation, after `assess` (whose rules run up to 2 s):
+   * the type's row is held FOR SHARE until that transaction ends, so an archive either committed before (then
+   * this is the same 400 as `assess` gives, and nothing is written) or waits until the attestation is stored.
+   */
+  async requireActive(manager: EntityManager, orgId: string, typeName: string): Promise<void> {
+    const row = await this.types.lockShared(manager, orgId, typeName);
+    if (!row) throw notFound(typeName);
+    if (row.archived) throw archived(typeName);
+  }
 }
+
+const notFound = (typeName: string) => new ValidationError({ type_name: `custom attestation type '${typeName}' does not exist in this organization` });
+const archived = (typeName: string) => new ValidationError({ type_name: `custom attestation type '${typeName}' is archived` });

@@ -9,6 +9,7 @@ import { AttachmentRepository } from './persistence/attachment.repository';
 import { FlowTagsReader } from './persistence/flow-tags.reader';
 import { PolicyReader } from './persistence/policy.reader';
 import { PolicyRepository } from './persistence/policy.repository';
+import { PolicyControlReferences } from './control-references';
 import { PoliciesController } from './policies.controller';
 import { PolicyGate } from './policy-gate';
 import { PolicyVersionLogRenderer } from './policy-version-log-renderer';
@@ -33,6 +34,7 @@ import { ListPoliciesHandler } from './queries/list-policies/list-policies.handl
     FlowTagsReader,
     PolicyGate,
     PolicyVersionLogRenderer,
+    PolicyControlReferences,
     PutPolicyHandler,
     GetPolicyHandler,
     GetPolicyVersionHandler,

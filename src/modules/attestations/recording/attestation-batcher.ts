@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { Clock, Timer } from '../../../common/clock/clock';
 import { isConcurrencyAbort, isDatabaseUnavailable } from '../../../common/errors/database-errors';
 import { insufficientResources } from '../../../common/errors/resource-errors';
@@ -189,13 +190,25 @@ export class AttestationBatcher {
     ordered.forEach((pending, i) => pending.resolve(recorded[i]));
   }
 
+  /**
+   * One attestation in its own transaction, outside group commit, after `check` in that transaction (what the
+   * verdict rests on, read again and held to the commit; a throw refuses the attestation and writes nothing).
+   */
+  recordAfter(check: (manager: EntityManager) => Promise<void>, input: RecordAttestationInput): Promise<RecordedAttestation> {
+    return this.single(input, check);
+  }
+
   /** One attestation in its own transaction; tried once more if PostgreSQL aborted it to settle a deadlock. */
-  private async single(input: RecordAttestationInput): Promise<RecordedAttestation> {
+  private async single(input: RecordAttestationInput, check?: (manager: EntityManager) => Promise<void>): Promise<RecordedAttestation> {
+    const write = async (manager: EntityManager) => {
+      if (check) await check(manager);
+      return this.recorder.record(manager, input);
+    };
     try {
-      return await this.uow.run((manager) => this.recorder.record(manager, input));
+      return await this.uow.run(write);
     } catch (error) {
       if (!isConcurrencyAbort(error)) throw error;
-      return this.uow.run((manager) => this.recorder.record(manager, input));
+      return this.uow.run(write);
     }
   }
 }

@@ -1,3 +1,5 @@
+import type { EntityManager } from 'typeorm';
+
 /**
  * An attestation type: how its `data_json` is validated, how compliance is decided, and which of its fields
  * go into the common attestation columns versus the type's own `data`. Plain data, no Nest: a type module
@@ -55,6 +57,13 @@ export interface Assessment {
    * definition's `name` when absent.
    */
   attestationType?: string;
+  /**
+   * What the verdict rests on that may change while it is made (a custom type archived while its rules run):
+   * checked again in the transaction that writes the attestation, holding what it reads (FOR SHARE) to the
+   * commit; throw to refuse, and nothing is written. An attestation with a recheck is written in a transaction
+   * of its own, outside group commit, so the attestations that need none do not pay for it.
+   */
+  recheck?: (manager: EntityManager) => Promise<void>;
 }
 
 /** The columns every attestation type fills (see the attestations table). */

@@ -12,11 +12,15 @@ export interface ControlResponse {
   last_modified_at: number;
   tags: Record<string, string>;
   archived: boolean;
-  /** digests (`sha256:<hex>`) of the evaluation policies that decided on this control, most recent first */
+  /**
+   * The names of the org's policies whose latest version has a decision rule for this control (by name), then
+   * the digests (`sha256:<hex>`) of the evaluation policies that decided on it, most recent first.
+   */
   policies_referencing: string[];
 }
 
-export function toControlResponse(row: ControlRow): ControlResponse {
+/** `policyNames`: the named policies referencing the control (PolicyNamesOfControls), listed before the digests. */
+export function toControlResponse(row: ControlRow, policyNames: readonly string[] = []): ControlResponse {
   return {
     identifier: row.identifier,
     name: row.name,
@@ -28,7 +32,7 @@ export function toControlResponse(row: ControlRow): ControlResponse {
     last_modified_at: Number(row.updated_at),
     tags: row.tags ?? {},
     archived: row.archived,
-    policies_referencing: row.policies_referencing ?? [],
+    policies_referencing: [...policyNames, ...(row.policies_referencing ?? [])],
   };
 }
 

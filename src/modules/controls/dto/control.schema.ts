@@ -12,7 +12,10 @@ export const CONTROL_SCHEMA = object({
   last_modified_at: timestamp,
   tags: mapOf(string),
   archived: boolean,
-  policies_referencing: describe(arrayOf(string), 'Digests (sha256:<hex>) of the policies that decided on this control, most recent first'),
+  policies_referencing: describe(
+    arrayOf(string),
+    "Names of the org's policies whose latest version has a decision rule for this control (by name), then digests (sha256:<hex>) of the evaluation policies that decided on it, most recent first",
+  ),
 });
 
 export const CONTROL_PAGE_SCHEMA = object({ controls: arrayOf(CONTROL_SCHEMA), page: integer, per_page: integer, total_pages: integer, total_count: integer });

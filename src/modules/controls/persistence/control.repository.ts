@@ -78,6 +78,19 @@ export class ControlRepository {
     return rows[0] ?? null;
   }
 
+  /**
+   * The control's id and archived flag, holding its row FOR SHARE to the end of the transaction: an archive
+   * (which takes the row FOR UPDATE) waits for that transaction, and one committed before shows here. Null
+   * when there is none.
+   */
+  async lockShared(manager: EntityManager, orgId: string, identifier: string): Promise<{ id: string; archived: boolean } | null> {
+    const rows: Array<{ id: string; archived: boolean }> = await manager.query(
+      `SELECT id, archived FROM controls WHERE org_id = $1 AND identifier = $2 FOR SHARE`,
+      [orgId, identifier],
+    );
+    return rows[0] ?? null;
+  }
+
   /** Applies the changes given and bumps `version`, when anything changes: the new version, or null when nothing changed. */
   async update(manager: EntityManager, orgId: string, id: string, changes: ControlChanges & { archived?: boolean }): Promise<number | null> {
     const columns: string[] = [];

@@ -49,8 +49,11 @@ export class CustomTypeRepository {
    * Adds a version unless the latest one says the same (then nothing changes but un-archiving), creating the
    * type on its first version. The type row is locked first, so concurrent changes number versions densely.
    */
-  /** Defines the type or adds a version; answers the new version's number, or null when nothing changed. */
-  async define(manager: EntityManager, orgId: string, name: string, actor: string, next: NewVersion): Promise<number | null> {
+  /**
+   * Defines the type or adds a version; answers the new version's number, null when nothing changed, or
+   * 'history-full' (nothing added) when the versions' text with the new one would pass `maxHistoryBytes`.
+   */
+  async define(manager: EntityManager, orgId: string, name: string, actor: string, next: NewVersion, maxHistoryBytes: number): Promise<number | null | 'history-full'> {
     await manager.query(
       `INSERT INTO custom_attestation_types AS t (org_id, name, created_by) VALUES ($1, $2, $3)
        ON CONFLICT (org_id, name) DO UPDATE SET archived = t.archived`,
@@ -67,6 +70,15 @@ export class CustomTypeRepository {
       await manager.query(`UPDATE custom_attestation_types SET archived = false WHERE org_id = $1 AND name = $2 AND archived`, [orgId, name]);
       return null;
     }
+    // Reads answer all versions in one jsonb aggregate (limit 255 MB): the history's text stays within a budget.
+    const [{ bytes }]: Array<{ bytes: string }> = await manager.query(
+      `SELECT COALESCE(sum(octet_length(COALESCE(description, '')) + octet_length(COALESCE(type_schema::text, ''))
+                           + octet_length(jq_rules::text) + octet_length(summary::text)), 0)::bigint AS bytes
+       FROM custom_attestation_type_versions WHERE org_id = $1 AND type_name = $2`,
+      [orgId, name],
+    );
+    const adding = [next.description ?? '', json(next.typeSchema) ?? '', JSON.stringify(next.jqRules), JSON.stringify(next.summary)].reduce((n, s) => n + Buffer.byteLength(s), 0);
+    if (Number(bytes) + adding > maxHistoryBytes) return 'history-full';
     const version = (latest?.version ?? 0) + 1;
     await manager.query(
       `INSERT INTO custom_attestation_type_versions (org_id, type_name, version, description, type_schema, schema_digest, jq_rules, summary, created_by)
@@ -78,6 +90,18 @@ export class CustomTypeRepository {
       [orgId, name],
     );
     return version;
+  }
+
+  /**
+   * Whether the type is archived, holding its row FOR SHARE to the end of the transaction: an archive (its
+   * UPDATE) waits for that transaction, and one committed before answers `true` here. Null when there is none.
+   */
+  async lockShared(manager: EntityManager, orgId: string, name: string): Promise<{ archived: boolean } | null> {
+    const rows: Array<{ archived: boolean }> = await manager.query(
+      `SELECT archived FROM custom_attestation_types WHERE org_id = $1 AND name = $2 FOR SHARE`,
+      [orgId, name],
+    );
+    return rows[0] ?? null;
   }
 
   /** Archives the type; false when there is none. */

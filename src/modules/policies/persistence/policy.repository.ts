@@ -80,6 +80,15 @@ export class PolicyRepository {
     ]);
   }
 
+  /** The text all versions of the policy hold together (YAML and comments), in bytes. */
+  async historyBytes(manager: EntityManager, orgId: string, policyId: string): Promise<number> {
+    const [{ bytes }]: Array<{ bytes: string }> = await manager.query(
+      `SELECT COALESCE(sum(octet_length(policy_yaml) + octet_length(comment)), 0)::bigint AS bytes FROM policy_versions WHERE org_id = $1 AND policy_id = $2`,
+      [orgId, policyId],
+    );
+    return Number(bytes);
+  }
+
   async setDescription(manager: EntityManager, orgId: string, policyId: string, description: string): Promise<void> {
     await manager.query(`UPDATE policies SET description = $3, last_modified_at = now() WHERE org_id = $1 AND id = $2`, [orgId, policyId, description]);
   }
@@ -114,6 +123,23 @@ export class PolicyRepository {
   async latestYaml(manager: EntityManager, orgId: string, policyId: string, version: number): Promise<string> {
     const rows = await manager.query(`SELECT policy_yaml FROM policy_versions WHERE org_id = $1 AND policy_id = $2 AND version = $3`, [orgId, policyId, version]);
     return rows[0].policy_yaml;
+  }
+
+  /**
+   * By control identifier, the names (sorted) of the org's policies whose latest version has a decision rule
+   * for that control (`type: decision`, `for_control`); identifiers without any are left out.
+   */
+  async namesReferencingControls(orgId: string, identifiers: readonly string[]): Promise<Map<string, string[]>> {
+    const rows: Array<{ identifier: string; names: string[] }> = await this.dataSource.query(
+      `SELECT c.identifier, array_agg(p.name ORDER BY p.name) AS names
+       FROM unnest($2::text[]) AS c(identifier)
+       JOIN policies p ON p.org_id = $1
+       JOIN policy_versions v ON v.org_id = p.org_id AND v.policy_id = p.id AND v.version = p.latest_version
+       WHERE v.spec -> 'artifacts' -> 'attestations' @> jsonb_build_array(jsonb_build_object('type', 'decision', 'for_control', c.identifier))
+       GROUP BY c.identifier`,
+      [orgId, [...new Set(identifiers)]],
+    );
+    return new Map(rows.map((r) => [r.identifier, r.names]));
   }
 
   /** The latest version of each named policy that exists (by name). */

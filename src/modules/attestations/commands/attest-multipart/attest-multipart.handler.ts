@@ -27,9 +27,10 @@ export class AttestMultipartHandler implements ICommandHandler<AttestMultipartCo
     }
 
     // A type that judges its own evidence does so before anything is written (a malformed report is a 400).
-    const judged = type.assess ? withAssessment(type, await type.assess({ orgId: command.props.orgId, data, evidence })) : type;
+    const assessment = type.assess ? await type.assess({ orgId: command.props.orgId, data, evidence }) : null;
+    const judged = assessment ? withAssessment(type, assessment) : type;
 
-    const recorded = await this.batcher.record({
+    const input = {
       orgId: command.props.orgId,
       flowName: command.props.flowName,
       trailName: command.props.trailName,
@@ -37,7 +38,8 @@ export class AttestMultipartHandler implements ICommandHandler<AttestMultipartCo
       type: judged,
       data,
       evidence,
-    });
+    };
+    const recorded = assessment?.recheck ? await this.batcher.recordAfter(assessment.recheck, input) : await this.batcher.record(input);
     const name = type.toRecord(data).attestationName;
     return `${type.name} attestation '${name}' was reported to trail '${command.props.trailName}' (attestation ${recorded.attestationIds[0]})`;
   }

@@ -30,6 +30,8 @@ export function customAttestationType(directory: CustomAttestationTypeDirectory)
         isCompliant: judged.isCompliant,
         reasons: judged.reasons,
         attestationType: `custom:${judged.typeName}`,
+        // An archive of the type that commits while the rules ran refuses the attestation (400), never follows it.
+        recheck: (manager) => directory.requireActive(manager, orgId, data.type_name),
         summary: {
           type_version: judged.typeVersion,
           rule_results: judged.rules.map((r) => ({ rule: r.rule, passed: r.passed, ...(r.reason ? { reason: r.reason } : {}) })),

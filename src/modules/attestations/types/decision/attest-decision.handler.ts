@@ -7,7 +7,8 @@ import { AttestDecisionCommand } from './attest-decision.command';
 import { decisionAttestationType } from './decision-attestation.type';
 
 /**
- * The control must exist and be active when the decision is recorded (404 / 400), then it is an attestation,
+ * The control must exist and be active when the decision is recorded (404 / 400; checked in the writing
+ * transaction), then it is an attestation,
  * and a `decision.recorded` event (ON_DECISION) in the same transaction, as for a decision an evaluation makes.
  * Decisions are few, so they skip group commit for the transaction that holds both.
  */
@@ -23,8 +24,10 @@ export class AttestDecisionHandler implements ICommandHandler<AttestDecisionComm
   async execute(command: AttestDecisionCommand): Promise<string> {
     const { orgId, flowName, trailName, actor, upload } = command.props;
     const { data, evidence } = upload;
-    await this.controls.requireActive(undefined, orgId, data.control, 'control');
     const recorded = await this.uow.run(async (manager) => {
+      // In the writing transaction, holding the control: an archive committed before refuses the decision, one
+      // after waits for it (never a decision stored after its control was archived).
+      await this.controls.requireActive(manager, orgId, data.control, 'control');
       const recorded = await this.recorder.record(manager, { orgId, flowName, trailName, actor, type: decisionAttestationType, data, evidence });
       await this.outbox.appendWanted(manager, {
         orgId,

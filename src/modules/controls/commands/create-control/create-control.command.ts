@@ -4,8 +4,8 @@ import { ControlResponse } from '../../dto/control.response';
 export interface CreateControlProps extends ActingScope {
   identifier: string;
   name: string;
-  description?: string;
-  links?: Record<string, string>;
+  description?: string | null;
+  links?: Record<string, string> | null;
 }
 
 /** Create a control (409 when the identifier is taken). */

@@ -4,6 +4,7 @@ import { UnitOfWork } from '../../../../database/unit-of-work';
 import { EvidenceLog } from '../../../evidence-log/evidence-log.module';
 import { ControlResponse, toControlResponse } from '../../dto/control.response';
 import { ControlRepository } from '../../persistence/control.repository';
+import { PolicyNamesOfControls } from '../../policy-names';
 import { logControlVersion } from '../../control-version-log';
 import { CreateControlCommand } from './create-control.command';
 
@@ -13,6 +14,7 @@ export class CreateControlHandler implements ICommandHandler<CreateControlComman
     private readonly uow: UnitOfWork,
     private readonly controls: ControlRepository,
     private readonly evidenceLog: EvidenceLog,
+    private readonly policyNames: PolicyNamesOfControls,
   ) {}
 
   async execute(command: CreateControlCommand): Promise<ControlResponse> {
@@ -27,7 +29,7 @@ export class CreateControlHandler implements ICommandHandler<CreateControlComman
       });
       if (!created) throw new ConflictError(`Control '${identifier}' already exists`);
       await logControlVersion(this.evidenceLog, manager, { orgId, orgName }, await this.controls.recordVersion(manager, orgId, identifier, 'created', actor));
-      return toControlResponse((await this.controls.find(orgId, identifier, manager))!);
+      return toControlResponse((await this.controls.find(orgId, identifier, manager))!, await this.policyNames.ofOne(orgId, identifier));
     });
   }
 }

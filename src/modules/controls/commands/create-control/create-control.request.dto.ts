@@ -18,10 +18,10 @@ export class CreateControlRequestDto {
   @IsOptional()
   @IsString()
   @MaxLength(10_000)
-  description?: string;
+  description?: string | null;
 
   /** label -> URL (a runbook, the framework's text ...) */
   @IsOptional()
   @IsStringMap({ maxEntries: 50, maxValueLength: 2048 })
-  links?: Record<string, string>;
+  links?: Record<string, string> | null;
 }

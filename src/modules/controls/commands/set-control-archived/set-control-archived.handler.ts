@@ -4,6 +4,7 @@ import { UnitOfWork } from '../../../../database/unit-of-work';
 import { EvidenceLog } from '../../../evidence-log/evidence-log.module';
 import { ControlResponse, toControlResponse } from '../../dto/control.response';
 import { ControlRepository } from '../../persistence/control.repository';
+import { PolicyNamesOfControls } from '../../policy-names';
 import { logControlVersion } from '../../control-version-log';
 import { SetControlArchivedCommand } from './set-control-archived.command';
 
@@ -13,6 +14,7 @@ export class SetControlArchivedHandler implements ICommandHandler<SetControlArch
     private readonly uow: UnitOfWork,
     private readonly controls: ControlRepository,
     private readonly evidenceLog: EvidenceLog,
+    private readonly policyNames: PolicyNamesOfControls,
   ) {}
 
   async execute(command: SetControlArchivedCommand): Promise<ControlResponse> {
@@ -26,7 +28,7 @@ export class SetControlArchivedHandler implements ICommandHandler<SetControlArch
         const change = archived ? 'archived' : 'unarchived';
         await logControlVersion(this.evidenceLog, manager, { orgId, orgName }, await this.controls.recordVersion(manager, orgId, identifier, change, actor));
       }
-      return toControlResponse((await this.controls.find(orgId, identifier, manager))!);
+      return toControlResponse((await this.controls.find(orgId, identifier, manager))!, await this.policyNames.ofOne(orgId, identifier));
     });
   }
 }

@@ -3,9 +3,10 @@ import { ControlResponse } from '../../dto/control.response';
 
 export interface UpdateControlProps extends ActingScope {
   identifier: string;
-  name?: string;
-  description?: string;
-  links?: Record<string, string>;
+  /** null: as if not sent. */
+  name?: string | null;
+  description?: string | null;
+  links?: Record<string, string> | null;
 }
 
 /** Edit a control: `version` grows by one when anything changed. */

@@ -1,6 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { createHash } from 'node:crypto';
-import { ValidationError } from '../../../../common/errors/app-error';
+import type { AppConfig } from '../../../../common/config/app-config';
+import { InjectConfig } from '../../../../common/config/config.decorators';
+import { PayloadTooLargeError, ValidationError } from '../../../../common/errors/app-error';
+import { assertStorable } from '../../../../common/validation/strict-validation.pipe';
 import { UnitOfWork } from '../../../../database/unit-of-work';
 import { EvidenceLog } from '../../../evidence-log/evidence-log.module';
 import { CustomTypeResponse, toCustomTypeResponse } from '../../dto/custom-type.response';
@@ -20,6 +23,7 @@ export class DefineCustomTypeHandler implements ICommandHandler<DefineCustomType
     private readonly types: CustomTypeRepository,
     private readonly rules: CustomTypeRules,
     private readonly evidenceLog: EvidenceLog,
+    @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   async execute(command: DefineCustomTypeCommand): Promise<CustomTypeResponse> {
@@ -35,6 +39,9 @@ export class DefineCustomTypeHandler implements ICommandHandler<DefineCustomType
       if (typeof typeSchema !== 'object' || typeSchema === null || Array.isArray(typeSchema)) {
         throw new ValidationError({ type_schema: 'must be a JSON Schema object' });
       }
+      // The checks data_json gets: nesting past the document limit (JSON.stringify, ajv and jsonb recurse and
+      // overflow) and text jsonb cannot store are a 400 here, not a 500 further on.
+      assertStorable(typeSchema, 'type_schema');
     }
     const evaluator = data.evaluator ?? null;
     const jqRules = evaluator?.rules ?? [];
@@ -59,7 +66,11 @@ export class DefineCustomTypeHandler implements ICommandHandler<DefineCustomType
         schemaDigest,
         jqRules,
         summary,
-      });
+      }, this.config.versionHistoryMaxBytes);
+      if (created === 'history-full') {
+        const mb = this.config.versionHistoryMaxBytes / 1024 / 1024;
+        throw new PayloadTooLargeError(`The versions of custom attestation type '${data.name}' would hold more than ${mb} MB together (VERSION_HISTORY_MAX_MB): no version added; define it under a new name`);
+      }
       const response = toCustomTypeResponse((await this.types.find(orgId, data.name, manager))!, orgName);
       const version = response.versions.find((v) => v.version === created);
       if (version) {

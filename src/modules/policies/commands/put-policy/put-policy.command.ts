@@ -3,8 +3,9 @@ import { PolicyResponse } from '../../dto/policy.response';
 
 export interface PutPolicyProps extends ActingScope {
   name: string;
-  description?: string;
-  comment?: string;
+  /** null: as if not sent. */
+  description?: string | null;
+  comment?: string | null;
   yaml: string;
 }
 

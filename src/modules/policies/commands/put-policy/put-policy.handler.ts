@@ -1,6 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EntityManager } from 'typeorm';
-import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../../../common/errors/app-error';
+import type { AppConfig } from '../../../../common/config/app-config';
+import { InjectConfig } from '../../../../common/config/config.decorators';
+import { BadRequestError, NotFoundError, PayloadTooLargeError, ValidationError } from '../../../../common/errors/app-error';
 import { UnitOfWork } from '../../../../database/unit-of-work';
 import { ControlDirectory } from '../../../controls/controls.module';
 import { EvidenceLog } from '../../../evidence-log/evidence-log.module';
@@ -18,6 +20,7 @@ export class PutPolicyHandler implements ICommandHandler<PutPolicyCommand> {
     private readonly reader: PolicyReader,
     private readonly controls: ControlDirectory,
     private readonly evidenceLog: EvidenceLog,
+    @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   async execute(command: PutPolicyCommand): Promise<{ created: boolean; policy: PolicyResponse }> {
@@ -36,18 +39,29 @@ export class PutPolicyHandler implements ICommandHandler<PutPolicyCommand> {
           throw error;
         }
       }
-      const existing = await this.policies.lock(manager, orgId, name);
+      let existing = await this.policies.lock(manager, orgId, name);
       if (!existing) {
         const id = await this.policies.create(manager, orgId, { name, description: description ?? '', yaml, spec, comment: comment ?? '', actor });
-        if (!id) throw new ConflictError(`Policy '${name}' was created by another request at the same time; send it again`);
-        await this.logVersion(manager, orgId, orgName, name, 1);
-        return true;
+        if (id) {
+          await this.logVersion(manager, orgId, orgName, name, 1);
+          return true;
+        }
+        // Another request created it meanwhile (the insert waited for its commit): no conflict, this PUT is then
+        // an update of that policy, under its lock, as if it had come second.
+        existing = await this.policies.lock(manager, orgId, name);
+        if (!existing) throw new Error(`policy '${name}' was neither inserted nor found`);
       }
       const current = await this.policies.latestYaml(manager, orgId, existing.id, existing.latest_version);
       if (current !== yaml) {
+        // GET answers every version's YAML at once: the history's text stays within a budget.
+        const adding = Buffer.byteLength(yaml) + Buffer.byteLength(comment ?? '');
+        if ((await this.policies.historyBytes(manager, orgId, existing.id)) + adding > this.config.versionHistoryMaxBytes) {
+          const mb = this.config.versionHistoryMaxBytes / 1024 / 1024;
+          throw new PayloadTooLargeError(`The versions of policy '${name}' would hold more than ${mb} MB together (VERSION_HISTORY_MAX_MB): no version added; save it under a new name`);
+        }
         await this.policies.addVersion(manager, orgId, existing, { description: description ?? existing.description, yaml, spec, comment: comment ?? '', actor });
         await this.logVersion(manager, orgId, orgName, name, existing.latest_version + 1);
-      } else if (description !== undefined && description !== existing.description) {
+      } else if (description != null && description !== existing.description) {
         await this.policies.setDescription(manager, orgId, existing.id, description);
       }
       return false;
