@@ -46,7 +46,10 @@ export class FlowRepository {
     return rows.length > 0;
   }
 
-  /** Renames a flow; the (org_id, name) key refuses a name in use (the caller checks first, for the message). */
+  /**
+   * Renames a flow; the (org_id, name) key refuses a name in use (23505: the caller checks first, for the
+   * message, and maps the violation of a name taken concurrently to the same 409).
+   */
   async rename(manager: EntityManager, flowId: string, newName: string): Promise<void> {
     await manager.query(`UPDATE flows SET name = $2, updated_at = now() WHERE id = $1`, [flowId, newName]);
   }
@@ -84,6 +87,18 @@ export class FlowRepository {
     if (changes.repoUrl !== undefined) set('repo_url', changes.repoUrl || null);
     if (!sets.length) return;
     await manager.query(`UPDATE flows SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, params);
+  }
+
+  /**
+   * Takes the flow called `name` now (FOR NO KEY UPDATE, like `lock`), or null: after waiting for a rename of
+   * it, the row is re-read and no longer matches its old name.
+   */
+  async lockByName(manager: EntityManager, orgId: string, name: string): Promise<FlowRef | null> {
+    const rows: Array<{ id: string; template_id: string | null }> = await manager.query(
+      `SELECT id, template_id FROM flows WHERE org_id = $1 AND name = $2 FOR NO KEY UPDATE`,
+      [orgId, name],
+    );
+    return rows.length ? { id: rows[0].id, templateId: rows[0].template_id } : null;
   }
 
   /** Takes the flow row and returns its id and tags (for a tag update). */

@@ -1,0 +1,98 @@
+import { bearer, createOrg, TestOrg } from '../support/factories';
+import { startTestApp, TestApp } from '../support/test-app';
+import { evidenceClient, fingerprint } from '../support/trail-helpers';
+import { waitFor } from '../support/wait';
+
+/**
+ * Renames and archives racing with each other and with writers. Each race is made deterministic the same way:
+ * a second connection holds a row lock, the test waits until PostgreSQL reports the requests blocked behind
+ * it (pg_blocking_pids; nothing is timed), then lets go.
+ */
+describe('flow renames and archives racing with each other and with writers', () => {
+  let t: TestApp;
+  let org: TestOrg;
+  const as = () => bearer(org.adminKey);
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  beforeEach(async () => {
+    org = await createOrg(t);
+  });
+  afterAll(() => t.close());
+
+  async function ids(flow: string): Promise<{ flowId: string; orgId: string }> {
+    const [{ id, org_id }] = await t.dataSource.query(
+      `SELECT f.id, f.org_id FROM flows f JOIN organizations o ON o.id = f.org_id WHERE o.name = $1 AND f.name = $2`,
+      [org.name, flow],
+    );
+    return { flowId: id, orgId: org_id };
+  }
+  const flowNames = async (): Promise<string[]> =>
+    (await t.dataSource.query(`SELECT f.name FROM flows f JOIN organizations o ON o.id = f.org_id WHERE o.name = $1 ORDER BY f.name`, [org.name])).map(
+      (r: { name: string }) => r.name,
+    );
+  const blockedBy = async (pid: number): Promise<number> =>
+    (await t.dataSource.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [pid]))[0].n;
+  const blockedAny = async (): Promise<number> =>
+    (await t.dataSource.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE cardinality(pg_blocking_pids(pid)) > 0`))[0].n;
+
+  /** Runs `body` while a second connection holds what `sql` locks; lets go (rollback) when `body` returns. */
+  async function holding<T>(sql: string, params: unknown[], body: (pid: number) => Promise<T>): Promise<T> {
+    const q = t.dataSource.createQueryRunner();
+    await q.connect();
+    await q.startTransaction();
+    try {
+      const [{ pid }] = await q.query(`SELECT pg_backend_pid() AS pid`);
+      await q.query(sql, params);
+      return await body(pid);
+    } finally {
+      if (q.isTransactionActive) await q.rollbackTransaction();
+      await q.release();
+    }
+  }
+  const HOLD_COUNTER = `INSERT INTO flow_attestation_counters AS fc (org_id, flow_id, attestation_count, last_attested_at) VALUES ($1, $2, 0, now())
+     ON CONFLICT (org_id, flow_id) DO UPDATE SET attestation_count = fc.attestation_count`;
+
+  it('two renames of one flow at once: one renames it, the other finds the name gone (308 to the new one), and the history has one rename', async () => {
+    const c = evidenceClient(t, org);
+    await c.createFlow('fa').expect(201);
+    const { flowId } = await ids('fa');
+    const rename = (to: string) => t.http().put(`/api/v2/flows/${org.name}/fa/rename`).set(...as()).send({ new_name: to }).redirects(0).then((r) => r);
+    const [b, c2] = await holding(`SELECT id FROM flows WHERE id = $1 FOR UPDATE`, [flowId], async (pid) => {
+      const both = [rename('fb'), rename('fc')];
+      // The first waits for this connection, the second for the first (the row's lock queue).
+      await waitFor(async () => (await blockedBy(pid)) >= 1 && (await blockedAny()) >= 2, { what: 'both renames blocked on the flow row' });
+      return both;
+    }).then((both) => Promise.all(both));
+    const [winner, loser] = b.status === 200 ? [b, c2] : [c2, b];
+    const won = winner === b ? 'fb' : 'fc';
+    const lost = won === 'fb' ? 'fc' : 'fb';
+    expect([winner.status, loser.status]).toEqual([200, 308]);
+    expect(loser.body.message).toBe(`Flow 'fa' was renamed to '${won}'`);
+    expect(await flowNames()).toEqual([won]);
+    const flow = (await t.http().get(`/api/v2/flows/${org.name}/${won}`).set(...as()).expect(200)).body;
+    expect(flow.history.map((h: any) => `${h.from}->${h.to}`)).toEqual([`fa->${won}`]);
+    await t.http().get(`/api/v2/flows/${org.name}/${lost}`).set(...as()).redirects(0).expect(404);
+    const old = await t.http().get(`/api/v2/flows/${org.name}/fa`).set(...as()).redirects(0).expect(308);
+    expect(old.headers.location).toBe(`/api/v2/flows/${org.name}/${won}`);
+  });
+
+  it('two flows renamed to the same new name at once: one 200, the other 409 with the error body (not 500)', async () => {
+    const c = evidenceClient(t, org);
+    await c.createFlow('ga').expect(201);
+    await c.createFlow('gb').expect(201);
+    const a = await ids('ga');
+    const b = await ids('gb');
+    const rename = (from: string) => t.http().put(`/api/v2/flows/${org.name}/${from}/rename`).set(...as()).send({ new_name: 'gx' }).then((r) => r);
+    const answers = await holding(`SELECT id FROM flows WHERE id = ANY($1::uuid[]) FOR UPDATE`, [[a.flowId, b.flowId]], async (pid) => {
+      const both = [rename('ga'), rename('gb')];
+      await waitFor(async () => (await blockedBy(pid)) >= 2, { what: 'both renames blocked on the flow rows' });
+      return both;
+    }).then((both) => Promise.all(both));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(answers.find((r) => r.status === 409)!.body).toMatchObject({ message: "Flow 'gx' already exists" });
+    expect((await flowNames()).filter((n) => n === 'gx')).toHaveLength(1);
+    expect((await flowNames()).sort()).toHaveLength(2);
+  });
+});
