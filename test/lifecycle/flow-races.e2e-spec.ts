@@ -95,4 +95,29 @@ describe('flow renames and archives racing with each other and with writers', ()
     expect((await flowNames()).filter((n) => n === 'gx')).toHaveLength(1);
     expect((await flowNames()).sort()).toHaveLength(2);
   });
+
+  it('evidence sent to a flow name while a rename away from it commits is redirected to the new name and creates no flow of the old name', async () => {
+    const c = evidenceClient(t, org);
+    await c.attest('ca', 't1', { attestation_name: 'tests', is_compliant: true }).expect(201);
+    const { flowId, orgId } = await ids('ca');
+    // The rename has renamed the row and waits for the flow's writers (the counter held here) before it commits.
+    const [rename, report] = await holding(HOLD_COUNTER, [orgId, flowId], async (pid) => {
+      const renaming = t.http().put(`/api/v2/flows/${org.name}/ca/rename`).set(...as()).send({ new_name: 'ca-2' }).then((r) => r);
+      await waitFor(async () => (await blockedBy(pid)) >= 1, { what: 'rename blocked on the counter' });
+      // A new trail in the old name: its flow insert waits on the (org_id, name) key for the rename.
+      const reporting = c
+        .reportArtifact('ca', { fingerprint: fingerprint('e'), filename: 'app', trail_name: 'fresh', template_reference_name: 'app' })
+        .redirects(0)
+        .then((r) => r);
+      await waitFor(async () => (await blockedAny()) >= 2, { what: 'the report blocked behind the rename' });
+      return [renaming, reporting];
+    }).then((both) => Promise.all(both));
+    expect(rename.status).toBe(200);
+    expect(report.status).toBe(308);
+    expect(report.headers.location).toBe(`/api/v2/artifacts/${org.name}/ca-2`);
+    expect(await flowNames()).toEqual(['ca-2']);
+    const old = await t.http().get(`/api/v2/flows/${org.name}/ca`).set(...as()).redirects(0).expect(308);
+    expect(old.headers.location).toBe(`/api/v2/flows/${org.name}/ca-2`);
+    await c.getTrail('ca-2', 'fresh').expect(404); // the redirected request wrote nothing
+  });
 });

@@ -21,7 +21,8 @@ export class FlowRepository {
   /**
    * Finds or creates a flow (no template); race-safe through the (org_id, name) unique key. A name some flow was
    * renamed away from is created only when `mayTakeOldName` (an explicit create): evidence sent to an old name
-   * finds nothing (null), which the route answers with a redirect to the flow's new name.
+   * finds nothing (null), which the route answers with a redirect to the flow's new name; the caller must then
+   * fail its transaction (a flow this call inserted under a name renamed away concurrently is still in it).
    */
   async ensure(manager: EntityManager, orgId: string, name: string, actor: string, mayTakeOldName = false): Promise<(FlowRef & { created: boolean }) | null> {
     const inserted: Array<{ id: string }> = await manager.query(
@@ -30,9 +31,20 @@ export class FlowRepository {
        ON CONFLICT (org_id, name) DO NOTHING RETURNING id`,
       [randomUUID(), orgId, name, actor, mayTakeOldName],
     );
-    if (inserted.length) return { id: inserted[0].id, templateId: null, created: true };
+    if (inserted.length) {
+      // The check above reads the statement's snapshot: a rename away from `name` that was in progress made the
+      // insert wait on the unique key and then go ahead once it committed. A new statement sees that rename;
+      // the caller's transaction is then to fail (null: 404, answered with the redirect), taking the row back.
+      if (!mayTakeOldName && (await this.renamedAwayFrom(manager, orgId, name))) return null;
+      return { id: inserted[0].id, templateId: null, created: true };
+    }
     const found = await this.findByName(manager, orgId, name);
     return found ? { ...found, created: false } : null;
+  }
+
+  private async renamedAwayFrom(manager: EntityManager, orgId: string, name: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query(`SELECT 1 FROM flow_renames WHERE org_id = $1 AND old_name = $2 LIMIT 1`, [orgId, name]);
+    return rows.length > 0;
   }
 
   /** Archives a flow (once: archiving it again changes nothing); false when there is no such flow. */
