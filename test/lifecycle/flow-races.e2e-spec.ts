@@ -120,4 +120,32 @@ describe('flow renames and archives racing with each other and with writers', ()
     expect(old.headers.location).toBe(`/api/v2/flows/${org.name}/ca-2`);
     await c.getTrail('ca-2', 'fresh').expect(404); // the redirected request wrote nothing
   });
+
+  it('an archive waits for a write in flight into the flow; a write that has not reached the flow yet is refused after it', async () => {
+    const c = evidenceClient(t, org);
+    await c.attest('da', 't1', { attestation_name: 'tests', is_compliant: true }).expect(201);
+    const { flowId, orgId } = await ids('da');
+    for (const trail of ['t2', 't1']) {
+      let archived: { status: number; body: unknown } | null = null;
+      const { write, archive, answeredFirst } = await holding(HOLD_COUNTER, [orgId, flowId], async (pid) => {
+        // The write has recorded its moment and waits for the flow counter (held here) before it commits.
+        const writing = c.attest('da', trail, { attestation_name: `late-${trail}`, is_compliant: true }).then((r) => r);
+        await waitFor(async () => (await blockedBy(pid)) >= 1, { what: 'the write blocked on the counter' });
+        const archiving = t.http().put(`/api/v2/flows/${org.name}/da/archive`).set(...as()).then((r) => (archived = r));
+        await waitFor(async () => archived !== null || (await blockedAny()) >= 2, { what: 'the archive answered or blocked' });
+        return { write: writing, archive: archiving, answeredFirst: archived !== null };
+      });
+      const [w, a] = await Promise.all([write, archive]);
+      expect(a.status).toBe(200);
+      // Either the archive came first and the write is refused, or the archive waited for the write to commit.
+      if (answeredFirst) expect([w.status, w.body.message]).toEqual([400, "Flow 'da' is archived: it takes no new evidence"]);
+      else expect(w.status).toBe(201);
+      if (trail === 't2') expect(answeredFirst).toBe(false); // this write held the flow (its new trail's moment) when the archive came
+      const flow = (await t.http().get(`/api/v2/flows/${org.name}/da`).set(...as()).expect(200)).body;
+      const list = (await t.http().get(`/api/v2/attestations/${org.name}/da`).set(...as()).expect(200)).body.data;
+      // Nothing was recorded into the flow after it was archived.
+      for (const row of list) expect(row.created_at).toBeLessThanOrEqual(flow.archived_at);
+      await t.dataSource.query(`UPDATE flows SET archived_at = NULL, archived_by = NULL WHERE id = $1`, [flowId]);
+    }
+  });
 });

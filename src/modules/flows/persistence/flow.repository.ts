@@ -47,15 +47,20 @@ export class FlowRepository {
     return rows.length > 0;
   }
 
-  /** Archives a flow (once: archiving it again changes nothing); false when there is no such flow. */
+  /**
+   * Archives a flow (once: archiving it again changes nothing); false when there is no such flow. The row is
+   * taken FOR UPDATE first: that waits for every write in flight into the flow (the archived-flow trigger holds
+   * it FOR KEY SHARE until the writer commits, see LockFlowsAgainstArchive) and makes later writers wait for
+   * the archive and then see it. The archive takes nothing else, so it cannot close a lock cycle with them.
+   */
   async archive(manager: EntityManager, orgId: string, name: string, actor: string): Promise<boolean> {
-    // TypeORM answers an UPDATE with [rows, count].
-    const [rows]: [Array<{ id: string }>, number] = await manager.query(
-      `UPDATE flows SET archived_at = COALESCE(archived_at, now()), archived_by = COALESCE(archived_by, $3)
-       WHERE org_id = $1 AND name = $2 RETURNING id`,
-      [orgId, name, actor],
+    const locked: Array<{ id: string }> = await manager.query(`SELECT id FROM flows WHERE org_id = $1 AND name = $2 FOR UPDATE`, [orgId, name]);
+    if (!locked.length) return false;
+    await manager.query(
+      `UPDATE flows SET archived_at = COALESCE(archived_at, clock_timestamp()), archived_by = COALESCE(archived_by, $2) WHERE id = $1`,
+      [locked[0].id, actor],
     );
-    return rows.length > 0;
+    return true;
   }
 
   /**
