@@ -148,4 +148,28 @@ describe('flow renames and archives racing with each other and with writers', ()
       await t.dataSource.query(`UPDATE flows SET archived_at = NULL, archived_by = NULL WHERE id = $1`, [flowId]);
     }
   });
+
+  it('a one-statement attestation write and a rename of its flow at once: both succeed (no deadlock between the counter and the flow row)', async () => {
+    const c = evidenceClient(t, org);
+    await c.attest('ra', 't1', { attestation_name: 'first', is_compliant: true }).expect(201);
+    await c.attest('ra', 't0', { attestation_name: 'zero', is_compliant: true }).expect(201);
+    const { flowId } = await ids('ra');
+    // Held here: the flow_seq the next write takes (3), in a row of the other trail (its foreign key holds t0,
+    // not t1), so the write into t1 stops after it has taken the flow counter, before the archived-flow trigger.
+    const [write, rename] = await holding(
+      `INSERT INTO attestations SELECT (jsonb_populate_record(NULL::attestations, to_jsonb(a) || jsonb_build_object('id', gen_random_uuid(), 'flow_seq', a.flow_seq + 1))).*
+       FROM attestations a WHERE a.flow_id = $1 ORDER BY a.flow_seq DESC LIMIT 1`,
+      [flowId],
+      async (pid) => {
+        const writing = c.attest('ra', 't1', { attestation_name: 'second', is_compliant: true }).redirects(0).then((r) => r);
+        await waitFor(async () => (await blockedBy(pid)) >= 1, { what: 'the write blocked on flow_seq 3' });
+        const renaming = t.http().put(`/api/v2/flows/${org.name}/ra/rename`).set(...as()).send({ new_name: 'ra-2' }).then((r) => r);
+        await waitFor(async () => (await blockedAny()) >= 2, { what: 'the rename blocked behind the write' });
+        return [writing, renaming];
+      },
+    ).then((both) => Promise.all(both));
+    expect([write.status, rename.status]).toEqual([201, 200]);
+    const listed = (await t.http().get(`/api/v2/attestations/${org.name}/ra-2`).set(...as()).expect(200)).body.data;
+    expect(listed.map((a: any) => a.attestation_name).sort()).toEqual(['first', 'second', 'zero']);
+  });
 });
