@@ -1,4 +1,5 @@
 import { bearer, createOrg, TestOrg } from '../support/factories';
+import { envApi } from '../support/env-helpers';
 import { startTestApp, TestApp } from '../support/test-app';
 import { evidenceClient, fingerprint } from '../support/trail-helpers';
 import { waitFor } from '../support/wait';
@@ -94,6 +95,24 @@ describe('flow renames and archives racing with each other and with writers', ()
     expect(answers.find((r) => r.status === 409)!.body).toMatchObject({ message: "Flow 'gx' already exists" });
     expect((await flowNames()).filter((n) => n === 'gx')).toHaveLength(1);
     expect((await flowNames()).sort()).toHaveLength(2);
+  });
+
+  it('two environments renamed to the same new name at once: one 200, the other 409 (not 500)', async () => {
+    const env = envApi(t, org);
+    await env.create({ name: 'ea', type: 'K8S' }).expect(201);
+    await env.create({ name: 'eb', type: 'K8S' }).expect(201);
+    const rows = await t.dataSource.query(
+      `SELECT e.id FROM environments e JOIN organizations o ON o.id = e.org_id WHERE o.name = $1 AND e.name IN ('ea', 'eb')`,
+      [org.name],
+    );
+    const rename = (from: string) => t.http().put(`/api/v2/environments/${org.name}/${from}/rename`).set(...as()).send({ new_name: 'ex' }).then((r) => r);
+    const answers = await holding(`SELECT id FROM environments WHERE id = ANY($1::uuid[]) FOR UPDATE`, [rows.map((r: { id: string }) => r.id)], async (pid) => {
+      const both = [rename('ea'), rename('eb')];
+      await waitFor(async () => (await blockedBy(pid)) >= 2, { what: 'both renames blocked on the environment rows' });
+      return both;
+    }).then((both) => Promise.all(both));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(answers.find((r) => r.status === 409)!.body).toMatchObject({ message: "Environment 'ex' already exists" });
   });
 
   it('evidence sent to a flow name while a rename away from it commits is redirected to the new name and creates no flow of the old name', async () => {
