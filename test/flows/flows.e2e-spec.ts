@@ -91,6 +91,17 @@ describe('flows', () => {
         'template_file.trail.attestations[0].kind': 'unknown field: it is not part of a version 1 template',
       },
     });
+    // Names in a template are at most 256 characters, like every name (docs/choices.md).
+    const long = 'a'.repeat(300);
+    const tooLong = await putFlowWithTemplate(
+      org,
+      { name: 'bad' },
+      `version: 1\ntrail:\n  attestations:\n    - name: ${long}\n      type: generic\n  artifacts:\n    - name: ${long}\n      attestations: []\n`,
+    ).expect(400);
+    expect(tooLong.body.errors).toEqual({
+      'template_file.trail.attestations[0].name': 'must be shorter than or equal to 256 characters',
+      'template_file.trail.artifacts[0].name': 'must be shorter than or equal to 256 characters',
+    });
     const yaml = await putFlowWithTemplate(org, { name: 'bad' }, 'version: [1\n').expect(400);
     expect(yaml.body.errors.template_file).toMatch(/not valid YAML/);
     await t.http().get(`/api/v2/flows/${org.name}/bad`).set(...bearer(org.adminKey)).expect(404);

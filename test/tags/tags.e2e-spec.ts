@@ -100,6 +100,28 @@ describe('PATCH /tags/{org}/{resource_type}/{resource_id}', () => {
     }
   });
 
+  it('a renamed flow or environment named by its old name: 308 to the same request under the new name, nothing written', async () => {
+    const { org } = await seed();
+    const as = bearer(org.adminKey);
+    await t.http().put(`/api/v2/flows/${org.name}/app/rename`).set(...as).send({ new_name: 'app-2' }).expect(200);
+    await t.http().put(`/api/v2/environments/${org.name}/prod/rename`).set(...as).send({ new_name: 'prod-2' }).expect(200);
+    for (const [spelling, old, now, kind] of [
+      ['flow', 'app', 'app-2', 'Flow'],
+      ['flows', 'app', 'app-2', 'Flow'],
+      ['env', 'prod', 'prod-2', 'Environment'],
+      ['environments', 'prod', 'prod-2', 'Environment'],
+    ]) {
+      const res = await patch(org, spelling, old, { set_tags: { a: '1' } }).redirects(0);
+      expect([res.status, res.headers.location, res.body.message]).toEqual([308, `/api/v2/tags/${org.name}/${spelling}/${now}`, `${kind} '${old}' was renamed to '${now}'`]);
+    }
+    expect((await get(org, `flows/${org.name}/app-2`)).tags).toEqual({});
+    expect((await get(org, `environments/${org.name}/prod-2`)).tags).toEqual({});
+    await patch(org, 'flow', 'app-2', { set_tags: { a: '1' } }).expect(200);
+    // An unknown name, and a repo's 404, stay 404.
+    await patch(org, 'flow', 'never-was', { set_tags: { a: '1' } }).redirects(0).expect(404);
+    await patch(org, 'repo', 'app', { set_tags: { a: '1' } }).redirects(0).expect(404);
+  });
+
   it("another org's resources are not found; a reader may not tag (member may)", async () => {
     const a = await seed();
     const b = await seed();

@@ -20,12 +20,13 @@ export class RenamedError extends AppError {
 /**
  * Where the names of renamable resources sit in requests: path parameters, and query fields that name one
  * (filters such as `?flow=`, the gate's `?environment_name=`). Both the redirect and the API description
- * (every route one of these can answer 308) read this table.
+ * (every route one of these can answer 308) read this table. `resource_id` (the tag routes) names a resource of
+ * the kind in another parameter (`resource_type`): the 404's message, which names the kind, says which it is.
  */
 export const RENAMABLE_NAMES = {
-  Flow: { params: ['flow', 'flow_name'], query: ['flow', 'flow_name'], lookedUpFirst: ['flow', 'flow_name'], rule: 'flow' },
+  Flow: { params: ['flow', 'flow_name', 'resource_id'], query: ['flow', 'flow_name'], lookedUpFirst: ['flow', 'flow_name'], rule: 'flow' },
   // The gate's `environment_name` is 404 when unknown, so it is resolved after the fact: assert pays nothing.
-  Environment: { params: ['env', 'env_name'], query: ['environment_name'], lookedUpFirst: [], rule: 'environment' },
+  Environment: { params: ['env', 'env_name', 'resource_id'], query: ['environment_name'], lookedUpFirst: [], rule: 'environment' },
 } as const satisfies Record<string, { params: readonly string[]; query: readonly string[]; lookedUpFirst: readonly string[]; rule: NameKind }>;
 
 /** What a module registers of its renamable resource (where its name sits in requests is in RENAMABLE_NAMES). */

@@ -29,7 +29,9 @@ export interface TrailAddress {
  * (trails, artifacts, attestations, decisions) adds to. Every method runs in the caller's transaction; a
  * locked trail stays locked until it commits, so the moments of one trail are numbered 1, 2, 3 ... without
  * gaps or races. Lock order of every writer: trail rows (by name within a flow, or by id in the one-statement
- * group), then repo rows, then flow rows and counters.
+ * group, which takes each trail's flow FOR KEY SHARE with it), then repo rows, then flow rows and counters. A
+ * statement adding moments holds their flows FOR KEY SHARE until commit (the archived-flow trigger), which only
+ * an archive (FOR UPDATE, nothing else) and a rename (the name is a key) wait for.
  */
 @Injectable()
 export class TrailLedger {

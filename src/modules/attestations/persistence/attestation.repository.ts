@@ -181,13 +181,17 @@ const GROUP_INSERT_ROWS = insertRowsSql(
 );
 
 /**
+ * The flows are taken FOR KEY SHARE with their trails, before the counters: the archived-flow trigger takes
+ * them anyway (LockFlowsAgainstArchive), but only at the end of the statement, which would be after the
+ * counters, while a rename holds its flow (FOR UPDATE: its name is a key) and then waits for the counter.
+ *
  * The one-statement group's name and text for a mode and a number of blobs: $1..$5 the trails and rows, then
  * three parameters per blob, then (without events) the subscriptions' version. Each variant is built once
  * per process (there are as many as prepared statements the pool keeps).
  */
 const groupStatements = new Map<string, { name: string; text: string }>();
 function groupStatement(withEvents: boolean, blobCount: number): { name: string; text: string } {
-  const name = `veritrail_attestation_group_v4_${withEvents ? 'events' : 'quiet'}_b${blobCount}`;
+  const name = `veritrail_attestation_group_v5_${withEvents ? 'events' : 'quiet'}_b${blobCount}`;
   const cached = groupStatements.get(name);
   if (cached) return cached;
   const blobTuples: string[] = [];
@@ -205,7 +209,7 @@ function groupStatement(withEvents: boolean, blobCount: number): { name: string;
          JOIN flows f ON f.org_id = k.org_id AND f.name = k.flow_name
          JOIN trails t ON t.flow_id = f.id AND t.name = k.trail_name
          ORDER BY t.id
-         FOR UPDATE OF t
+         FOR UPDATE OF t FOR KEY SHARE OF f
        ), ok AS (
          SELECT ${okCondition} AS ok FROM locked
        ), u AS (

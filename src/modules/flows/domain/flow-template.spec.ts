@@ -75,6 +75,30 @@ trail:
     });
   });
 
+  it('refuses names longer than 256 characters, naming each field (256 is fine)', () => {
+    const long = 'a'.repeat(257);
+    const ok = 'b'.repeat(256);
+    expect(
+      errorsOf(`version: 1
+trail:
+  attestations:
+    - name: ${long}
+      type: generic
+    - name: ${ok}
+      type: generic
+  artifacts:
+    - name: ${long}
+      attestations:
+        - name: ${ok}
+          type: ${long}
+`),
+    ).toEqual({
+      'template_file.trail.attestations[0].name': 'must be shorter than or equal to 256 characters',
+      'template_file.trail.artifacts[0].name': 'must be shorter than or equal to 256 characters',
+      'template_file.trail.artifacts[0].attestations[0].type': 'must be shorter than or equal to 256 characters',
+    });
+  });
+
   it('rejects malformed YAML, non-mappings, and a missing version or trail', () => {
     expect(errorsOf('version: 1\ntrail: [unclosed')).toEqual({ template_file: expect.stringContaining('is not valid YAML') });
     expect(errorsOf('- a\n- b')).toEqual({ template_file: expect.stringContaining('mapping') });

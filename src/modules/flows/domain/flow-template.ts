@@ -109,6 +109,9 @@ function attestationList(value: unknown, path: string, errors: FieldErrors): Tem
   return out;
 }
 
+/** Longest name (artifact, attestation, type) a template may hold: the API's limit for names (docs/choices.md). */
+export const TEMPLATE_NAME_MAX_LENGTH = 256;
+
 function checkName(value: unknown, path: string, pattern: RegExp, errors: FieldErrors): string | null {
   if (value === undefined || value === null) {
     errors[path] = 'is required';
@@ -116,6 +119,10 @@ function checkName(value: unknown, path: string, pattern: RegExp, errors: FieldE
   }
   if (typeof value !== 'string') {
     errors[path] = 'must be a string';
+    return null;
+  }
+  if (value.length > TEMPLATE_NAME_MAX_LENGTH) {
+    errors[path] = `must be shorter than or equal to ${TEMPLATE_NAME_MAX_LENGTH} characters`;
     return null;
   }
   if (!pattern.test(value)) {

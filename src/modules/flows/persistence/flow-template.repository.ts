@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { FlowTemplateSpec } from '../domain/flow-template';
@@ -11,13 +12,26 @@ export interface StoredTemplate {
 }
 
 /**
+ * What the template cache may hold, counted in characters (UTF-16 code units) of each version's source and
+ * parsed spec: a version's source may be up to 10 MB, so a count of versions bounds nothing.
+ */
+const CACHE_CHARS = 32 * 1024 * 1024;
+/** A larger version is not cached (read each time): one would otherwise push out every other. */
+const CACHE_ENTRY_CHARS = 2 * 1024 * 1024;
+
+/**
  * Owns `flow_templates`: the template versions of a flow. A version is immutable once written, so reads are
- * cached without expiry (bounded): compliance of any trail at any moment needs the template it was
- * evaluated against.
+ * cached without expiry, bounded by size (LRU): compliance of any trail at any moment needs the template it
+ * was evaluated against, and a trail's answer shows its source.
  */
 @Injectable()
 export class FlowTemplateRepository {
-  private readonly cache = new Map<string, StoredTemplate>();
+  private readonly cache = new LRUCache<string, StoredTemplate>({
+    max: 5_000,
+    maxSize: CACHE_CHARS,
+    maxEntrySize: CACHE_ENTRY_CHARS,
+    sizeCalculation: (t) => Math.max(1, t.source.length + JSON.stringify(t.spec).length),
+  });
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -41,7 +55,6 @@ export class FlowTemplateRepository {
     );
     if (!rows.length) return null;
     const stored: StoredTemplate = { id: rows[0].id, version: rows[0].version, spec: rows[0].spec, source: rows[0].source };
-    if (this.cache.size >= 5_000) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(id, stored);
     return stored;
   }

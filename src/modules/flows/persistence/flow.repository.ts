@@ -21,7 +21,8 @@ export class FlowRepository {
   /**
    * Finds or creates a flow (no template); race-safe through the (org_id, name) unique key. A name some flow was
    * renamed away from is created only when `mayTakeOldName` (an explicit create): evidence sent to an old name
-   * finds nothing (null), which the route answers with a redirect to the flow's new name.
+   * finds nothing (null), which the route answers with a redirect to the flow's new name; the caller must then
+   * fail its transaction (a flow this call inserted under a name renamed away concurrently is still in it).
    */
   async ensure(manager: EntityManager, orgId: string, name: string, actor: string, mayTakeOldName = false): Promise<(FlowRef & { created: boolean }) | null> {
     const inserted: Array<{ id: string }> = await manager.query(
@@ -30,23 +31,42 @@ export class FlowRepository {
        ON CONFLICT (org_id, name) DO NOTHING RETURNING id`,
       [randomUUID(), orgId, name, actor, mayTakeOldName],
     );
-    if (inserted.length) return { id: inserted[0].id, templateId: null, created: true };
+    if (inserted.length) {
+      // The check above reads the statement's snapshot: a rename away from `name` that was in progress made the
+      // insert wait on the unique key and then go ahead once it committed. A new statement sees that rename;
+      // the caller's transaction is then to fail (null: 404, answered with the redirect), taking the row back.
+      if (!mayTakeOldName && (await this.renamedAwayFrom(manager, orgId, name))) return null;
+      return { id: inserted[0].id, templateId: null, created: true };
+    }
     const found = await this.findByName(manager, orgId, name);
     return found ? { ...found, created: false } : null;
   }
 
-  /** Archives a flow (once: archiving it again changes nothing); false when there is no such flow. */
-  async archive(manager: EntityManager, orgId: string, name: string, actor: string): Promise<boolean> {
-    // TypeORM answers an UPDATE with [rows, count].
-    const [rows]: [Array<{ id: string }>, number] = await manager.query(
-      `UPDATE flows SET archived_at = COALESCE(archived_at, now()), archived_by = COALESCE(archived_by, $3)
-       WHERE org_id = $1 AND name = $2 RETURNING id`,
-      [orgId, name, actor],
-    );
+  private async renamedAwayFrom(manager: EntityManager, orgId: string, name: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query(`SELECT 1 FROM flow_renames WHERE org_id = $1 AND old_name = $2 LIMIT 1`, [orgId, name]);
     return rows.length > 0;
   }
 
-  /** Renames a flow; the (org_id, name) key refuses a name in use (the caller checks first, for the message). */
+  /**
+   * Archives a flow (once: archiving it again changes nothing); false when there is no such flow. The row is
+   * taken FOR UPDATE first: that waits for every write in flight into the flow (the archived-flow trigger holds
+   * it FOR KEY SHARE until the writer commits, see LockFlowsAgainstArchive) and makes later writers wait for
+   * the archive and then see it. The archive takes nothing else, so it cannot close a lock cycle with them.
+   */
+  async archive(manager: EntityManager, orgId: string, name: string, actor: string): Promise<boolean> {
+    const locked: Array<{ id: string }> = await manager.query(`SELECT id FROM flows WHERE org_id = $1 AND name = $2 FOR UPDATE`, [orgId, name]);
+    if (!locked.length) return false;
+    await manager.query(
+      `UPDATE flows SET archived_at = COALESCE(archived_at, clock_timestamp()), archived_by = COALESCE(archived_by, $2) WHERE id = $1`,
+      [locked[0].id, actor],
+    );
+    return true;
+  }
+
+  /**
+   * Renames a flow; the (org_id, name) key refuses a name in use (23505: the caller checks first, for the
+   * message, and maps the violation of a name taken concurrently to the same 409).
+   */
   async rename(manager: EntityManager, flowId: string, newName: string): Promise<void> {
     await manager.query(`UPDATE flows SET name = $2, updated_at = now() WHERE id = $1`, [flowId, newName]);
   }
@@ -84,6 +104,18 @@ export class FlowRepository {
     if (changes.repoUrl !== undefined) set('repo_url', changes.repoUrl || null);
     if (!sets.length) return;
     await manager.query(`UPDATE flows SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, params);
+  }
+
+  /**
+   * Takes the flow called `name` now (FOR NO KEY UPDATE, like `lock`), or null: after waiting for a rename of
+   * it, the row is re-read and no longer matches its old name.
+   */
+  async lockByName(manager: EntityManager, orgId: string, name: string): Promise<FlowRef | null> {
+    const rows: Array<{ id: string; template_id: string | null }> = await manager.query(
+      `SELECT id, template_id FROM flows WHERE org_id = $1 AND name = $2 FOR NO KEY UPDATE`,
+      [orgId, name],
+    );
+    return rows.length ? { id: rows[0].id, templateId: rows[0].template_id } : null;
   }
 
   /** Takes the flow row and returns its id and tags (for a tag update). */

@@ -1,5 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError, NotFoundError } from '../../../../common/errors/app-error';
+import { sqlState } from '../../../../common/errors/database-errors';
 import { UnitOfWork } from '../../../../database/unit-of-work';
 import { EvidenceLog } from '../../../evidence-log/evidence-log.module';
 import { EnvironmentEventRepository } from '../../persistence/environment-event.repository';
@@ -26,21 +27,28 @@ export class RenameEnvironmentHandler implements ICommandHandler<RenameEnvironme
 
   async execute(command: RenameEnvironmentCommand): Promise<string> {
     const { orgId, envName, newName, actor } = command.props;
-    await this.uow.run(async (manager) => {
-      await this.evidenceLog.holdSequencing(manager);
-      const env = await this.environments.lock(manager, orgId, envName);
-      if (!env) throw new NotFoundError(`Environment '${envName}' not found`);
-      if (newName === envName) return;
-      if (await this.environments.find(orgId, newName, manager)) throw new ConflictError(`Environment '${newName}' already exists`);
-      await this.environments.rename(manager, orgId, env.id, newName);
-      await this.renames.record(manager, orgId, env.id, envName, newName, actor);
-      await this.events.appendRenamed(
-        manager,
-        orgId,
-        { id: env.id, lastSnapshot: env.last_snapshot, compliant: env.compliant === true },
-        `renamed from '${envName}' to '${newName}' by ${actor}`,
-      );
-    });
+    const taken = () => new ConflictError(`Environment '${newName}' already exists`);
+    try {
+      await this.uow.run(async (manager) => {
+        await this.evidenceLog.holdSequencing(manager);
+        const env = await this.environments.lock(manager, orgId, envName);
+        if (!env) throw new NotFoundError(`Environment '${envName}' not found`);
+        if (newName === envName) return;
+        if (await this.environments.find(orgId, newName, manager)) throw taken();
+        await this.environments.rename(manager, orgId, env.id, newName);
+        await this.renames.record(manager, orgId, env.id, envName, newName, actor);
+        await this.events.appendRenamed(
+          manager,
+          orgId,
+          { id: env.id, lastSnapshot: env.last_snapshot, compliant: env.compliant === true },
+          `renamed from '${envName}' to '${newName}' by ${actor}`,
+        );
+      });
+    } catch (error) {
+      // Another environment took `newName` in a transaction that committed after the check (the unique key).
+      if (sqlState(error) === '23505') throw taken();
+      throw error;
+    }
     return `Environment '${envName}' was renamed to '${newName}'`;
   }
 }

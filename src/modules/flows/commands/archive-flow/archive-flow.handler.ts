@@ -6,8 +6,10 @@ import { ArchiveFlowCommand } from './archive-flow.command';
 
 /**
  * Archives a flow. Its trails, artifacts and attestations stay readable; any new evidence for it (a trail, an
- * artifact, an attestation, by any write path) is refused by the database (see the migration
- * AddArchiveAndRename) with a 400. Archiving an archived flow changes nothing.
+ * artifact, an attestation, by any write path) is refused by the database (see the migrations
+ * AddArchiveAndRename and LockFlowsAgainstArchive) with a 400. The archive waits for the writes in flight into
+ * the flow (FlowRepository.archive), so none commits into it after the 200. Archiving an archived flow changes
+ * nothing.
  */
 @CommandHandler(ArchiveFlowCommand)
 export class ArchiveFlowHandler implements ICommandHandler<ArchiveFlowCommand> {

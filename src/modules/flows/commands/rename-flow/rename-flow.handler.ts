@@ -1,5 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { ConflictError, NotFoundError } from '../../../../common/errors/app-error';
+import { sqlState } from '../../../../common/errors/database-errors';
 import { UnitOfWork } from '../../../../database/unit-of-work';
 import { EvidenceLog } from '../../../evidence-log/evidence-log.module';
 import { FlowDirectory } from '../../flow-directory';
@@ -29,17 +30,28 @@ export class RenameFlowHandler implements ICommandHandler<RenameFlowCommand> {
 
   async execute(command: RenameFlowCommand): Promise<string> {
     const { orgId, flowName, newName, actor } = command.props;
-    await this.uow.run(async (manager) => {
-      const flow = await this.flows.findByName(manager, orgId, flowName);
-      if (!flow) throw new NotFoundError(`Flow '${flowName}' not found`);
-      if (newName === flowName) return;
-      if (await this.flows.findByName(manager, orgId, newName)) throw new ConflictError(`Flow '${newName}' already exists`);
-      await this.evidenceLog.holdSequencing(manager);
-      await this.flows.lock(manager, flow.id);
-      await this.flows.rename(manager, flow.id, newName);
-      await this.directory.holdWritersOf(manager, orgId, flow.id);
-      await this.renames.record(manager, orgId, flow.id, flowName, newName, actor);
-    });
+    const notFound = () => new NotFoundError(`Flow '${flowName}' not found`);
+    const taken = () => new ConflictError(`Flow '${newName}' already exists`);
+    try {
+      await this.uow.run(async (manager) => {
+        if (!(await this.flows.findByName(manager, orgId, flowName))) throw notFound();
+        if (newName === flowName) return;
+        await this.evidenceLog.holdSequencing(manager);
+        // Taken by name, under the lock: a rename of this flow that committed while this one waited has moved
+        // the row away from `flowName` (then 404, which the filter answers with a redirect to its new name), so
+        // the name recorded as old is the one the flow had when this rename took it.
+        const flow = await this.flows.lockByName(manager, orgId, flowName);
+        if (!flow) throw notFound();
+        if (await this.flows.findByName(manager, orgId, newName)) throw taken();
+        await this.flows.rename(manager, flow.id, newName);
+        await this.directory.holdWritersOf(manager, orgId, flow.id);
+        await this.renames.record(manager, orgId, flow.id, flowName, newName, actor);
+      });
+    } catch (error) {
+      // Another flow took `newName` in a transaction that committed after the check above (the unique key).
+      if (sqlState(error) === '23505') throw taken();
+      throw error;
+    }
     return `Flow '${flowName}' was renamed to '${newName}'`;
   }
 }
