@@ -10,8 +10,18 @@ export class MembershipRepository {
     return manager.findOneBy(MembershipEntity, { orgId, userId });
   }
 
-  async insert(manager: EntityManager, orgId: string, userId: string, role: Role): Promise<void> {
-    await manager.insert(MembershipEntity, { orgId, userId, role, createdAt: new Date() });
+  /**
+   * Adds the membership; false when the user already is a member. ON CONFLICT, not a read first: two
+   * concurrent adds of one user both read "not a member", and the second insert then failed on the primary key
+   * (a 500) instead of answering 409.
+   */
+  async insert(manager: EntityManager, orgId: string, userId: string, role: Role): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `INSERT INTO memberships (org_id, user_id, role, created_at) VALUES ($1, $2, $3, now())
+       ON CONFLICT (org_id, user_id) DO NOTHING RETURNING org_id`,
+      [orgId, userId, role],
+    );
+    return rows.length > 0;
   }
 
   /** The orgs the user is a member of, with their names. */
