@@ -141,6 +141,22 @@ describe('artifacts read back, and search by sha', () => {
     expect((await get(`search/${org.name}/sha/0123456`).expect(404)).body.message).toBe("No artifact or commit matching '0123456' found");
   });
 
+  it('GET /search/{org}/sha/{value}: more than 100 matches answer the newest 100, newest first', async () => {
+    const busy = await createOrg(t);
+    const c = evidenceClient(t, busy);
+    const fp = fingerprint('e');
+    const sha = commit('e');
+    for (let i = 0; i < 105; i++) {
+      const trail = `t${String(i).padStart(3, '0')}`;
+      await c.reportArtifact('busy', { fingerprint: fp, filename: 'app', trail_name: trail, template_reference_name: 'app', git_commit: sha }).expect(201);
+    }
+    const newest = Array.from({ length: 100 }, (_, i) => `t${String(104 - i).padStart(3, '0')}`);
+    for (const value of [fp, sha.slice(0, 7)]) {
+      const res = (await t.http().get(`/api/v2/search/${busy.name}/sha/${value}`).set(...bearer(busy.adminKey)).expect(200)).body;
+      expect(res.artifacts.map((a: any) => a.trail)).toEqual(newest);
+    }
+  });
+
   it('GET /builds/{org}: the reports of a time window, newest first, paged, by repo', async () => {
     const all = (await get(`builds/${org.name}`).expect(200)).body;
     expectShape(BUILD_PAGE_SCHEMA, all);

@@ -1,4 +1,6 @@
+import { PgNotifications } from '../../src/database/pg-notifications';
 import { hashApiKey } from '../../src/modules/identity/domain/api-key-secret';
+import { CREDENTIALS_CHANNEL } from '../../src/modules/identity/domain/credential-change';
 import { FakeClock } from '../support/fake-clock';
 import { addMember, bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
@@ -165,6 +167,27 @@ describe('service accounts and API keys', () => {
       await whoAmI(a, key).expect(401); // the revoking instance itself: at once
       await seenByB(refusedBy(b, key), 'the revoked key refused by B');
       expect((await a.http().get(sa(`/${account}/api-keys`)).set(...admin()).expect(200)).body).toEqual([]);
+    });
+
+    it('a key id sent in upper case: the revoking (or rotating) instance refuses the old key at once, without waiting for the notification', async () => {
+      // Hold back this instance's change notifications, so only the handler's own forget() can drop the cached key.
+      const notifications: any = a.app.get(PgNotifications);
+      const handlers = notifications.handlers.get(CREDENTIALS_CHANNEL);
+      notifications.handlers.set(CREDENTIALS_CHANNEL, new Set());
+      try {
+        const account = await newAccount();
+        const revoked = await newKey(account);
+        await whoAmI(a, revoked.key).expect(200);
+        await a.http().delete(sa(`/${account}/api-keys/${revoked.id.toUpperCase()}`)).set(...admin()).expect(200);
+        await whoAmI(a, revoked.key).expect(401);
+
+        const rotated = await newKey(account);
+        await whoAmI(a, rotated.key).expect(200);
+        await a.http().post(sa(`/${account}/api-keys/${rotated.id.toUpperCase()}/rotate`)).set(...admin()).send({ grace_period_hours: 0 }).expect(201);
+        await whoAmI(a, rotated.key).expect(401);
+      } finally {
+        notifications.handlers.set(CREDENTIALS_CHANNEL, handlers);
+      }
     });
 
     it('rotate: a new key at once, the old one keeps working for the grace period, then stops (in both instances)', async () => {

@@ -1,5 +1,6 @@
 import { bearer, createOrg } from '../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
+import { waitFor } from '../support/wait';
 
 /** The first three commands of a new user (README): create an org, enable features, add a member. */
 describe('operator bootstrap', () => {
@@ -66,5 +67,45 @@ describe('operator bootstrap', () => {
     const bad = await t.http().post(`/api/v2/admin/organizations/${org.name}/members`).set(...op()).send({ email: 'not-an-email', role: 'owner' });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors).sort()).toEqual(['email', 'role']);
+  });
+
+  it('two concurrent adds of one existing user: one 201, one 409, one membership and one new key', async () => {
+    const org = await createOrg(t);
+    const email = `${uniqueName('twice')}@example.com`;
+    await t.http().post(`/api/v2/admin/organizations/${(await createOrg(t)).name}/members`).set(...op()).send({ email, role: 'member' }).expect(201);
+    const [{ id: userId }] = await t.dataSource.query(`SELECT id FROM users WHERE email = $1`, [email]);
+    const keysBefore = (await t.dataSource.query(`SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1`, [userId]))[0].n;
+    // Hold the user's row: each add's membership insert waits on it (its foreign key check), after both found
+    // no membership; the second insert also waits for the first one's row. Then let both go.
+    const q = t.dataSource.createQueryRunner();
+    await q.connect();
+    let adds: Promise<Array<{ status: number; body: any }>>;
+    try {
+      await q.startTransaction();
+      const [{ pid }] = await q.query(`SELECT pg_backend_pid() AS pid`);
+      await q.query(`SELECT id FROM users WHERE id = $1 FOR UPDATE`, [userId]);
+      const add = () => t.http().post(`/api/v2/admin/organizations/${org.name}/members`).set(...op()).send({ email, role: 'reader' }).then((r) => r);
+      adds = Promise.all([add(), add()]);
+      await waitFor(
+        async () => {
+          const [{ held, any }] = await t.dataSource.query(
+            `SELECT count(*) FILTER (WHERE $1 = ANY(pg_blocking_pids(pid)))::int AS held, count(*) FILTER (WHERE cardinality(pg_blocking_pids(pid)) > 0)::int AS any
+               FROM pg_stat_activity`,
+            [pid],
+          );
+          return held >= 1 && any >= 2;
+        },
+        { what: 'both adds waiting' },
+      );
+      await q.commitTransaction();
+    } finally {
+      if (q.isTransactionActive) await q.rollbackTransaction();
+      await q.release();
+    }
+    const results = await adds!;
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(results.find((r) => r.status === 409)!.body.message).toContain('is already a member');
+    expect((await t.dataSource.query(`SELECT count(*)::int AS n FROM memberships m JOIN organizations o ON o.id = m.org_id WHERE o.name = $1 AND m.user_id = $2`, [org.name, userId]))[0].n).toBe(1);
+    expect((await t.dataSource.query(`SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1`, [userId]))[0].n).toBe(keysBefore + 1);
   });
 });

@@ -129,14 +129,16 @@ export class ArtifactCatalogReader {
 
   /**
    * Reports whose fingerprint or commit starts with `prefix` (lowercase hex, checked by the caller), newest
-   * first, at most MAX_MATCHES: two index range reads (`text_pattern_ops`), never a scan of the org.
+   * first, at most MAX_MATCHES: two index range reads (`text_pattern_ops`), never a scan of the org. Each branch
+   * keeps its newest MAX_MATCHES (a top-N sort of its matches): a LIMIT without ORDER BY kept whichever rows the
+   * index gave first, the oldest reports of a fingerprint, and dropped the newest.
    */
   async byShaPrefix(orgId: string, prefix: string): Promise<CatalogRow[]> {
     return this.dataSource.query(
       `SELECT ${CATALOG_COLUMNS} FROM (
-         (SELECT id, org_seq FROM artifacts WHERE org_id = $1 AND fingerprint LIKE $2 || '%' LIMIT ${MAX_MATCHES})
+         (SELECT id, org_seq FROM artifacts WHERE org_id = $1 AND fingerprint LIKE $2 || '%' ORDER BY org_seq DESC LIMIT ${MAX_MATCHES})
          UNION
-         (SELECT id, org_seq FROM artifacts WHERE org_id = $1 AND git_commit LIKE $2 || '%' LIMIT ${MAX_MATCHES})
+         (SELECT id, org_seq FROM artifacts WHERE org_id = $1 AND git_commit LIKE $2 || '%' ORDER BY org_seq DESC LIMIT ${MAX_MATCHES})
        ) m
        JOIN artifacts a ON a.id = m.id AND a.org_id = $1
        JOIN trails t ON t.id = a.trail_id JOIN flows f ON f.id = a.flow_id

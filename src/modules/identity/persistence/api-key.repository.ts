@@ -98,8 +98,11 @@ export class ApiKeyRepository {
     return rows[0] ?? null;
   }
 
-  /** Revokes a live key of this owner; false when there is none. */
-  async revoke(manager: EntityManager, owner: KeyOwner, keyId: string, now: Date): Promise<boolean> {
+  /**
+   * Revokes a live key of this owner: its id as stored (canonical, lower case: the cached answers are keyed by
+   * it), or null when there is none.
+   */
+  async revoke(manager: EntityManager, owner: KeyOwner, keyId: string, now: Date): Promise<string | null> {
     const rows = await manager.query(
       `WITH r AS (
          UPDATE api_keys k SET revoked_at = $4 WHERE k.id = $1 AND ${ownerCondition(owner, '$2')} AND ${live('$4')} RETURNING k.id
@@ -107,7 +110,7 @@ export class ApiKeyRepository {
        SELECT r.id, pg_notify($3, 'key:' || r.id) FROM r`,
       [keyId, ownerId(owner), CREDENTIALS_CHANNEL, now],
     );
-    return rows.length > 0;
+    return rows[0]?.id ?? null;
   }
 
   /** A user's live personal keys' public metadata, oldest first (for credential events). */

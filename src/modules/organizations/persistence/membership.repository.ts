@@ -10,8 +10,18 @@ export class MembershipRepository {
     return manager.findOneBy(MembershipEntity, { orgId, userId });
   }
 
-  async insert(manager: EntityManager, orgId: string, userId: string, role: Role): Promise<void> {
-    await manager.insert(MembershipEntity, { orgId, userId, role, createdAt: new Date() });
+  /**
+   * Adds the membership; false when the user already is a member. ON CONFLICT, not a read first: two
+   * concurrent adds of one user both read "not a member", and the second insert then failed on the primary key
+   * (a 500) instead of answering 409.
+   */
+  async insert(manager: EntityManager, orgId: string, userId: string, role: Role): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `INSERT INTO memberships (org_id, user_id, role, created_at) VALUES ($1, $2, $3, now())
+       ON CONFLICT (org_id, user_id) DO NOTHING RETURNING org_id`,
+      [orgId, userId, role],
+    );
+    return rows.length > 0;
   }
 
   /** The orgs the user is a member of, with their names. */
@@ -22,13 +32,19 @@ export class MembershipRepository {
     );
   }
 
-  /** Makes `orgId` the user's default organization (and no other); false when the user is not a member. */
+  /**
+   * Makes `orgId` the user's default organization (and no other); false when the user is not a member. The
+   * user's memberships are locked first (in one order, so two calls cannot deadlock): the updates then read the
+   * default a concurrent call committed, where on their own they could miss it and leave two defaults (which the
+   * unique index memberships_one_default_key now refuses). The old default is cleared before the new one is
+   * set: the index is checked row by row, not at the end of a statement.
+   */
   async setDefault(manager: EntityManager, orgId: string, userId: string): Promise<boolean> {
-    const [rows]: [Array<{ org_id: string }>, number] = await manager.query(
-      `UPDATE memberships SET is_default = (org_id = $1) WHERE user_id = $2 AND (is_default OR org_id = $1) RETURNING org_id`,
-      [orgId, userId],
-    );
-    return rows.some((r) => r.org_id === orgId);
+    const mine: Array<{ org_id: string }> = await manager.query(`SELECT org_id FROM memberships WHERE user_id = $1 ORDER BY org_id FOR UPDATE`, [userId]);
+    if (!mine.some((m) => m.org_id === orgId)) return false;
+    await manager.query(`UPDATE memberships SET is_default = false WHERE user_id = $1 AND is_default AND org_id <> $2`, [userId, orgId]);
+    await manager.query(`UPDATE memberships SET is_default = true WHERE user_id = $1 AND org_id = $2 AND NOT is_default`, [userId, orgId]);
+    return true;
   }
 
   async isDefault(manager: EntityManager, orgId: string, userId: string): Promise<boolean> {

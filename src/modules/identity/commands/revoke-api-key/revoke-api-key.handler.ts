@@ -20,14 +20,17 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
 
   async execute(command: RevokeApiKeyCommand): Promise<string> {
     const { orgId, orgName, actor, holder, keyId } = command.props;
-    await this.uow.run(async (manager) => {
+    const revokedId = await this.uow.run(async (manager) => {
       const owner = await this.holders.lock(manager, orgId, holder);
       const now = new Date(this.clock.now());
-      if (!KEY_ID.test(keyId) || !(await this.keys.revoke(manager, owner, keyId, now))) throw new ApiKeyNotFoundError();
-      const key = await this.keys.metadata(manager, keyId);
+      const id = KEY_ID.test(keyId) ? await this.keys.revoke(manager, owner, keyId, now) : null;
+      if (!id) throw new ApiKeyNotFoundError();
+      const key = await this.keys.metadata(manager, id);
       await this.events.recordKeyEvent(manager, { orgId, orgName }, holder, { type: 'api_key_revoked', ...keyEventSubject(holder), key, actor }, now);
+      return id;
     });
-    this.verifier.forget({ kind: 'key', id: keyId });
+    // The id as stored, not as sent: cached answers are keyed by it, and the path may spell it in upper case.
+    this.verifier.forget({ kind: 'key', id: revokedId });
     return `API key ${keyId} was revoked`;
   }
 }

@@ -42,9 +42,10 @@ export class RotateApiKeyHandler implements ICommandHandler<RotateApiKeyCommand>
         { type: 'api_key_rotated', ...keyEventSubject(holder), key: metadata, replaced_key: { id: old.id, expires_at: oldStops.getTime() / 1000 }, actor },
         new Date(now),
       );
-      return { ...created, grace_period_expires_at: oldStops.getTime() / 1000 };
+      return { replacedId: old.id, response: { ...created, grace_period_expires_at: oldStops.getTime() / 1000 } };
     });
-    this.verifier.forget({ kind: 'key', id: keyId });
-    return rotated;
+    // The id as stored, not as sent: cached answers are keyed by it, and the path may spell it in upper case.
+    this.verifier.forget({ kind: 'key', id: rotated.replacedId });
+    return rotated.response;
   }
 }

@@ -23,9 +23,11 @@ export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
       const org = await this.orgs.findByName(manager, command.props.orgName);
       if (!org) throw new OrganizationNotFoundError(command.props.orgName);
       const user = await this.users.findOrCreateUser(manager, command.props.email);
-      const existing = await this.memberships.find(manager, org.id, user.id);
-      if (existing) throw new ConflictError(`${user.email} is already a member of '${org.name}' (role ${existing.role})`);
-      await this.memberships.insert(manager, org.id, user.id, command.props.role);
+      if (!(await this.memberships.insert(manager, org.id, user.id, command.props.role))) {
+        // A concurrent add of the same user waited for the first to commit: its row is visible to this statement.
+        const existing = await this.memberships.find(manager, org.id, user.id);
+        throw new ConflictError(`${user.email} is already a member of '${org.name}'${existing ? ` (role ${existing.role})` : ''}`);
+      }
       // The user's personal keys act in this org from now on: each is recorded in its log before the new one.
       await this.users.admitKeys(manager, user, { orgId: org.id, orgName: org.name }, OPERATOR);
       const apiKey = await this.users.issuePersonalKey(manager, user, { orgId: org.id, orgName: org.name }, OPERATOR);
