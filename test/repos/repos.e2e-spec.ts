@@ -90,6 +90,32 @@ describe('repos: list, read by name, tag choices', () => {
     expect((await get(org, '/acme/web', { provider: 'bitbucket' }).expect(404)).body.message).toBe("Repo 'acme/web' not found");
   });
 
+  it('repos of two providers sharing a provider id stay two repos, each with its own row and tags', async () => {
+    const org = await withRepos([{ id: '101', name: 'acme/web', provider: 'github' }]);
+    const github = (await get(org, '/acme/web', { provider: 'github' }).expect(200)).body;
+    await tag(org, github.id, { team: 'web' });
+    const c = evidenceClient(t, org);
+    await c.beginTrail('app', { name: 'gl', repo_info: { id: '101', name: 'someone/else', url: 'https://gitlab.example/someone/else', provider: 'gitlab' } }).expect(201);
+    await c.beginTrail('app', { name: 'gh', repo_info: { id: '101', name: 'acme/web', url: 'https://example.com/acme/web', provider: 'github' } }).expect(201);
+
+    expect((await get(org, '').expect(200)).body.repos.map((r: any) => [r.name, r.provider, r.repo_id])).toEqual([
+      ['acme/web', 'github', '101'],
+      ['someone/else', 'gitlab', '101'],
+    ]);
+    expect((await get(org, '/acme/web', { provider: 'github' }).expect(200)).body).toMatchObject({
+      id: github.id,
+      url: 'https://example.com/acme/web',
+      tags: { team: 'web' },
+    });
+    const gitlab = (await get(org, '/someone/else', { provider: 'gitlab' }).expect(200)).body;
+    expect(gitlab).toMatchObject({ repo_id: '101', url: 'https://gitlab.example/someone/else', tags: {} });
+    expect(gitlab.id).not.toBe(github.id);
+    // a trail names the repo of its own provider
+    expect((await c.getTrail('app', 'gl').expect(200)).body.repo_ids).toEqual([gitlab.id]);
+    expect((await c.getTrail('app', 'gh').expect(200)).body.repo_ids).toEqual([github.id]);
+    expect((await get(org, '', { repo_id: '101', provider: 'github' }).expect(200)).body.total_count).toBe(1);
+  });
+
   it('GET /repos/{org}/tags: distinct pairs sorted by key then value, matched before the repo-name route', async () => {
     const org = await withRepos([
       { id: '1', name: 'a/one' },
