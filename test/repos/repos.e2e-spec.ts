@@ -1,5 +1,6 @@
 import { bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
+import { digest, envApi, pod } from '../support/env-helpers';
 import { evidenceClient } from '../support/trail-helpers';
 
 describe('repos: list, read by name, tag choices', () => {
@@ -114,6 +115,29 @@ describe('repos: list, read by name, tag choices', () => {
     expect((await c.getTrail('app', 'gl').expect(200)).body.repo_ids).toEqual([gitlab.id]);
     expect((await c.getTrail('app', 'gh').expect(200)).body.repo_ids).toEqual([github.id]);
     expect((await get(org, '', { repo_id: '101', provider: 'github' }).expect(200)).body.total_count).toBe(1);
+  });
+
+  it('live artifacts of a repo are the reports that registered it: same provider and id, not a namesake', async () => {
+    const org = await createOrg(t);
+    const c = evidenceClient(t, org);
+    const gh = digest(`${org.name}-gh`), gl = digest(`${org.name}-gl`), other = digest(`${org.name}-other`);
+    const repo = (id: string, name: string, provider: string) => ({ id, name, url: `https://${provider}.example/${name}`, provider });
+    await c.createFlow('f').expect(201);
+    await c.beginTrail('f', { name: 't1' }).expect(201);
+    const report = (fingerprint: string, filename: string, repoInfo: object) =>
+      c.reportArtifact('f', { fingerprint, filename, trail_name: 't1', template_reference_name: 'app', repo_info: repoInfo }).expect(201);
+    await report(gh, 'gh-app', repo('101', 'acme/web', 'github'));
+    await report(gl, 'gl-app', repo('202', 'acme/web', 'gitlab'));
+    await report(other, 'other-app', repo('101', 'someone/else', 'gitlab'));
+    const env = envApi(t, org);
+    await env.create({ name: 'k', type: 'K8S' }).expect(201);
+    await env.report('k', 'K8S', { artifacts: [pod('p1', { 'gh-app': gh, 'gl-app': gl, 'other-app': other })] }).expect(201);
+
+    const live = async (name: string, provider: string) =>
+      (await get(org, `/live-artifacts/${name}`, { provider }).expect(200)).body.live_artifacts.map((a: any) => a.artifact_name);
+    expect(await live('acme/web', 'github')).toEqual(['gh-app']);
+    expect(await live('acme/web', 'gitlab')).toEqual(['gl-app']);
+    expect(await live('someone/else', 'gitlab')).toEqual(['other-app']);
   });
 
   it('GET /repos/{org}/tags: distinct pairs sorted by key then value, matched before the repo-name route', async () => {
