@@ -140,6 +140,33 @@ describe('repos: list, read by name, tag choices', () => {
     expect(await live('someone/else', 'gitlab')).toEqual(['other-app']);
   });
 
+  it('page links of a tag-filtered list keep every tag filter', async () => {
+    const org = await withRepos([
+      { id: '1', name: 'a/one' },
+      { id: '2', name: 'a/two' },
+      { id: '3', name: 'a/three' },
+      { id: '4', name: 'b/untagged' },
+      { id: '5', name: 'b/half' },
+    ]);
+    for (const r of (await get(org, '').expect(200)).body.repos) {
+      if (r.name.startsWith('a/')) await tag(org, r.id, { team: 'web', tier: '1' });
+      if (r.name === 'b/half') await tag(org, r.id, { team: 'web' });
+    }
+    const first = await get(org, '', { tag: ['team:web', 'tier'], per_page: 2 }).expect(200);
+    expect(first.body).toMatchObject({ total_count: 3, total_pages: 2 });
+    expect(first.body.repos.map((r: any) => r.name)).toEqual(['a/one', 'a/three']);
+    const follow = (link: string) => {
+      const url = new URL(link);
+      expect(url.searchParams.getAll('tag')).toEqual(['team:web', 'tier']);
+      return t.http().get(url.pathname + url.search).set(...bearer(org.adminKey)).expect(200);
+    };
+    const next = await follow(first.body._links.next);
+    expect(next.body).toMatchObject({ page: 2, total_count: 3 });
+    expect(next.body.repos.map((r: any) => r.name)).toEqual(['a/two']);
+    expect((await follow(next.body._links.prev)).body.repos.map((r: any) => r.name)).toEqual(['a/one', 'a/three']);
+    for (const rel of ['self', 'first', 'last']) await follow(next.body._links[rel]);
+  });
+
   it('GET /repos/{org}/tags: distinct pairs sorted by key then value, matched before the repo-name route', async () => {
     const org = await withRepos([
       { id: '1', name: 'a/one' },
