@@ -39,7 +39,7 @@ export const TRAIL_COLUMNS = selectList<TrailRecord>({
   template_id: sql`t.template_id`,
   git_commit_info: sql`t.git_commit_info`,
   repo_info: sql`t.repo_info`,
-  // The repo the trail's `repo_info` registered: keyed by provider and the provider's id (repos' README).
+  // The repo the trail's `repo_info` registered: keyed by provider and the provider's id (src/modules/trails/README.md, Repos).
   repo_id: sql`(SELECT r.id FROM repos r WHERE r.org_id = t.org_id
      AND r.external_id = COALESCE(NULLIF(t.repo_info->>'id', ''), t.repo_info->>'name')
      AND r.provider IS NOT DISTINCT FROM NULLIF(t.repo_info->>'provider', ''))`,
