@@ -115,6 +115,18 @@ describe('repos: list, read by name, tag choices', () => {
     expect((await c.getTrail('app', 'gl').expect(200)).body.repo_ids).toEqual([gitlab.id]);
     expect((await c.getTrail('app', 'gh').expect(200)).body.repo_ids).toEqual([github.id]);
     expect((await get(org, '', { repo_id: '101', provider: 'github' }).expect(200)).body.total_count).toBe(1);
+
+    // no provider is a key of its own: one provider-less repo 101, updated in place
+    for (const name of ['nowhere/one', 'nowhere/renamed']) {
+      await c.beginTrail('app', { name: 'np', repo_info: { id: '101', name, url: 'https://example.com/np' } }).expect(name === 'nowhere/one' ? 201 : 200);
+    }
+    const byId = (await get(org, '', { repo_id: '101' }).expect(200)).body.repos;
+    expect(byId.map((r: any) => [r.name, r.provider])).toEqual([
+      ['acme/web', 'github'],
+      ['nowhere/renamed', null],
+      ['someone/else', 'gitlab'],
+    ]);
+    expect((await c.getTrail('app', 'np').expect(200)).body.repo_ids).toEqual([byId[1].id]);
   });
 
   it('live artifacts of a repo are the reports that registered it: same provider and id, not a namesake', async () => {
