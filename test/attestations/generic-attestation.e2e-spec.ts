@@ -538,13 +538,23 @@ describe('generic attestations (spec op 7)', () => {
     await postGeneric(t, org.adminKey, org.name, flow, 't1', {
       attestation_name: 'b',
       is_compliant: true,
-      repo_info: { ...repo, name: 'acme/web-renamed', provider: 'azure_devops_services' },
+      repo_info: { ...repo, name: 'acme/web-renamed' },
+    }).expect(201);
+    // provider ids are unique only within a provider: the same id from another provider is another repo
+    await postGeneric(t, org.adminKey, org.name, flow, 't1', {
+      attestation_name: 'c',
+      is_compliant: true,
+      repo_info: { ...repo, name: 'other/app', url: 'https://dev.azure.com/other/app', provider: 'azure_devops_services' },
     }).expect(201);
     const rows = await t.dataSource.query(
-      `SELECT r.name, r.provider, r.url FROM repos r JOIN organizations o ON o.id = r.org_id WHERE o.name = $1 AND r.external_id = '123456'`,
+      `SELECT r.name, r.provider, r.url FROM repos r JOIN organizations o ON o.id = r.org_id WHERE o.name = $1 AND r.external_id = '123456'
+       ORDER BY r.provider`,
       [org.name],
     );
-    expect(rows).toEqual([{ name: 'acme/web-renamed', provider: 'azure_devops_services', url: 'https://github.com/acme/web' }]);
+    expect(rows).toEqual([
+      { name: 'other/app', provider: 'azure_devops_services', url: 'https://dev.azure.com/other/app' },
+      { name: 'acme/web-renamed', provider: 'github', url: 'https://github.com/acme/web' },
+    ]);
   });
 
   it('has no route that updates or deletes an attestation', async () => {

@@ -449,8 +449,11 @@ describe('tenancy over every org-scoped route', () => {
       const carried: string[] = [];
       const value = (place: string, fill: (w: World) => string) => {
         if (!foreignPlaces.has(place)) return fill(own);
-        carried.push(fill(foreign));
-        return fill(foreign);
+        const carriedValue = fill(foreign);
+        carried.push(carriedValue);
+        // a `key:value` tag filter carries the tag's value too, which a list's page links echo back
+        if (place === 'query:tag') carried.push(carriedValue.slice(carriedValue.indexOf(':') + 1));
+        return carriedValue;
       };
       const path = fillPath(route, (p) => (p === 'org' ? own.org.name : value(`path:${p}`, PATH_FILLERS[p])), HERE);
       const query: Record<string, string> = {};

@@ -1,5 +1,6 @@
 import { bearer, createOrg, TestOrg } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
+import { digest, envApi, pod } from '../support/env-helpers';
 import { evidenceClient } from '../support/trail-helpers';
 
 describe('repos: list, read by name, tag choices', () => {
@@ -88,6 +89,94 @@ describe('repos: list, read by name, tag choices', () => {
     expect((await get(org, '/acme/web', { provider: 'github' }).expect(200)).body.repo_id).toBe('11');
     expect((await get(org, '/acme/web', { provider: 'gitlab' }).expect(200)).body.repo_id).toBe('12');
     expect((await get(org, '/acme/web', { provider: 'bitbucket' }).expect(404)).body.message).toBe("Repo 'acme/web' not found");
+  });
+
+  it('repos of two providers sharing a provider id stay two repos, each with its own row and tags', async () => {
+    const org = await withRepos([{ id: '101', name: 'acme/web', provider: 'github' }]);
+    const github = (await get(org, '/acme/web', { provider: 'github' }).expect(200)).body;
+    await tag(org, github.id, { team: 'web' });
+    const c = evidenceClient(t, org);
+    await c.beginTrail('app', { name: 'gl', repo_info: { id: '101', name: 'someone/else', url: 'https://gitlab.example/someone/else', provider: 'gitlab' } }).expect(201);
+    await c.beginTrail('app', { name: 'gh', repo_info: { id: '101', name: 'acme/web', url: 'https://example.com/acme/web', provider: 'github' } }).expect(201);
+
+    expect((await get(org, '').expect(200)).body.repos.map((r: any) => [r.name, r.provider, r.repo_id])).toEqual([
+      ['acme/web', 'github', '101'],
+      ['someone/else', 'gitlab', '101'],
+    ]);
+    expect((await get(org, '/acme/web', { provider: 'github' }).expect(200)).body).toMatchObject({
+      id: github.id,
+      url: 'https://example.com/acme/web',
+      tags: { team: 'web' },
+    });
+    const gitlab = (await get(org, '/someone/else', { provider: 'gitlab' }).expect(200)).body;
+    expect(gitlab).toMatchObject({ repo_id: '101', url: 'https://gitlab.example/someone/else', tags: {} });
+    expect(gitlab.id).not.toBe(github.id);
+    // a trail names the repo of its own provider
+    expect((await c.getTrail('app', 'gl').expect(200)).body.repo_ids).toEqual([gitlab.id]);
+    expect((await c.getTrail('app', 'gh').expect(200)).body.repo_ids).toEqual([github.id]);
+    expect((await get(org, '', { repo_id: '101', provider: 'github' }).expect(200)).body.total_count).toBe(1);
+
+    // no provider is a key of its own: one provider-less repo 101, updated in place
+    for (const name of ['nowhere/one', 'nowhere/renamed']) {
+      await c.beginTrail('app', { name: 'np', repo_info: { id: '101', name, url: 'https://example.com/np' } }).expect(name === 'nowhere/one' ? 201 : 200);
+    }
+    const byId = (await get(org, '', { repo_id: '101' }).expect(200)).body.repos;
+    expect(byId.map((r: any) => [r.name, r.provider])).toEqual([
+      ['acme/web', 'github'],
+      ['nowhere/renamed', null],
+      ['someone/else', 'gitlab'],
+    ]);
+    expect((await c.getTrail('app', 'np').expect(200)).body.repo_ids).toEqual([byId[1].id]);
+  });
+
+  it('live artifacts of a repo are the reports that registered it: same provider and id, not a namesake', async () => {
+    const org = await createOrg(t);
+    const c = evidenceClient(t, org);
+    const gh = digest(`${org.name}-gh`), gl = digest(`${org.name}-gl`), other = digest(`${org.name}-other`);
+    const repo = (id: string, name: string, provider: string) => ({ id, name, url: `https://${provider}.example/${name}`, provider });
+    await c.createFlow('f').expect(201);
+    await c.beginTrail('f', { name: 't1' }).expect(201);
+    const report = (fingerprint: string, filename: string, repoInfo: object) =>
+      c.reportArtifact('f', { fingerprint, filename, trail_name: 't1', template_reference_name: 'app', repo_info: repoInfo }).expect(201);
+    await report(gh, 'gh-app', repo('101', 'acme/web', 'github'));
+    await report(gl, 'gl-app', repo('202', 'acme/web', 'gitlab'));
+    await report(other, 'other-app', repo('101', 'someone/else', 'gitlab'));
+    const env = envApi(t, org);
+    await env.create({ name: 'k', type: 'K8S' }).expect(201);
+    await env.report('k', 'K8S', { artifacts: [pod('p1', { 'gh-app': gh, 'gl-app': gl, 'other-app': other })] }).expect(201);
+
+    const live = async (name: string, provider: string) =>
+      (await get(org, `/live-artifacts/${name}`, { provider }).expect(200)).body.live_artifacts.map((a: any) => a.artifact_name);
+    expect(await live('acme/web', 'github')).toEqual(['gh-app']);
+    expect(await live('acme/web', 'gitlab')).toEqual(['gl-app']);
+    expect(await live('someone/else', 'gitlab')).toEqual(['other-app']);
+  });
+
+  it('page links of a tag-filtered list keep every tag filter', async () => {
+    const org = await withRepos([
+      { id: '1', name: 'a/one' },
+      { id: '2', name: 'a/two' },
+      { id: '3', name: 'a/three' },
+      { id: '4', name: 'b/untagged' },
+      { id: '5', name: 'b/half' },
+    ]);
+    for (const r of (await get(org, '').expect(200)).body.repos) {
+      if (r.name.startsWith('a/')) await tag(org, r.id, { team: 'web', tier: '1' });
+      if (r.name === 'b/half') await tag(org, r.id, { team: 'web' });
+    }
+    const first = await get(org, '', { tag: ['team:web', 'tier'], per_page: 2 }).expect(200);
+    expect(first.body).toMatchObject({ total_count: 3, total_pages: 2 });
+    expect(first.body.repos.map((r: any) => r.name)).toEqual(['a/one', 'a/three']);
+    const follow = (link: string) => {
+      const url = new URL(link);
+      expect(url.searchParams.getAll('tag')).toEqual(['team:web', 'tier']);
+      return t.http().get(url.pathname + url.search).set(...bearer(org.adminKey)).expect(200);
+    };
+    const next = await follow(first.body._links.next);
+    expect(next.body).toMatchObject({ page: 2, total_count: 3 });
+    expect(next.body.repos.map((r: any) => r.name)).toEqual(['a/two']);
+    expect((await follow(next.body._links.prev)).body.repos.map((r: any) => r.name)).toEqual(['a/one', 'a/three']);
+    for (const rel of ['self', 'first', 'last']) await follow(next.body._links[rel]);
   });
 
   it('GET /repos/{org}/tags: distinct pairs sorted by key then value, matched before the repo-name route', async () => {

@@ -39,8 +39,8 @@ export class GitCommitInfoDto {
 }
 
 /**
- * `repo_info`: registers or updates the repo in the org, keyed by `id` (the provider's repo id; the CLI sends
- * it). Providers are free-form: the CLI sends github, gitlab, bitbucket, bitbucket_cloud, azure-devops,
+ * `repo_info`: registers or updates the repo in the org, keyed by `provider` and `id` (the provider's repo id,
+ * unique only within its provider; the CLI sends both). Providers are free-form: the CLI sends github, gitlab, bitbucket, bitbucket_cloud, azure-devops,
  * azure_devops_services, git, subversion ...
  */
 export class RepoInfoDto {

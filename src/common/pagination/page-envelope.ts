@@ -38,17 +38,24 @@ export interface PageEnvelope<T> {
   pagination: { total: number; page: number; per_page: number; page_count: number };
 }
 
-/** Page links; `last` is page 1 when there is nothing to list, `prev` from a page past the end points inside. */
+/**
+ * Page links; `last` is page 1 when there is nothing to list, `prev` from a page past the end points inside.
+ * A list value is a repeated parameter (`?tag=a&tag=b`), kept in its order.
+ */
 export function pageLinks(
   url: string,
-  params: Record<string, string | number | undefined>,
+  params: Record<string, string | number | readonly string[] | undefined>,
   page: number,
   perPage: number,
   pageCount: number,
 ): PageLinks {
   const link = (p: number) => {
     const q = new URLSearchParams();
-    for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, String(v));
+    for (const [k, v] of Object.entries(params)) {
+      if (v === undefined) continue;
+      if (Array.isArray(v)) for (const item of v) q.append(k, item);
+      else q.set(k, String(v));
+    }
     q.set('page', String(p));
     q.set('per_page', String(perPage));
     return `${url}?${q.toString()}`;

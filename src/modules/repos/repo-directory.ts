@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { repoKeyOf } from './domain/repo-key';
 import { RepoInfoInput, RepoRepository, RepoRow } from './persistence/repo.repository';
 
 /**
@@ -11,25 +12,27 @@ export class RepoDirectory {
   constructor(private readonly repos: RepoRepository) {}
 
   /**
-   * Registers or updates the org's repo described by a `repo_info`, keyed by the provider's repo id (the name
-   * when no id is sent). Reads first and writes only when something changed, so the many attestations that
-   * repeat the same `repo_info` never queue on the repo row's lock. Returns the repo's id (minted here).
+   * Registers or updates the org's repo described by a `repo_info`, keyed by its provider and the provider's
+   * repo id (the name when no id is sent): provider ids are unique only within a provider, so the same id from
+   * another provider is another repo, and a `repo_info` without a provider is keyed on no provider. Reads
+   * first and writes only when something changed, so the many attestations that repeat the same `repo_info`
+   * never queue on the repo row's lock. Returns the repo's id (minted here).
    */
   async register(manager: EntityManager, orgId: string, info: RepoInfoInput): Promise<string> {
-    const externalId = info.id && String(info.id).length ? String(info.id) : info.name;
-    const known = await this.repos.findByExternalId(manager, orgId, externalId);
+    const key = repoKeyOf(info);
+    const known = await this.repos.findByKey(manager, orgId, key);
     // Optional fields the client did not send keep what the repo already has.
     const additional = info.additional_info && Object.keys(info.additional_info).length ? info.additional_info : null;
     const wanted = {
       name: info.name,
       url: info.url ?? known?.url ?? null,
-      provider: info.provider ?? known?.provider ?? null,
+      provider: key.provider,
       description: info.description ?? known?.description ?? null,
       namespace_path: info.namespace_path ?? known?.namespace_path ?? null,
       additional_info: additional ?? known?.additional_info ?? {},
     };
     if (known && sameRepo(known, wanted)) return known.id;
-    return this.repos.upsert(manager, orgId, externalId, wanted);
+    return this.repos.upsert(manager, orgId, key, wanted);
   }
 
   /**

@@ -39,8 +39,10 @@ export const TRAIL_COLUMNS = selectList<TrailRecord>({
   template_id: sql`t.template_id`,
   git_commit_info: sql`t.git_commit_info`,
   repo_info: sql`t.repo_info`,
+  // The repo the trail's `repo_info` registered: keyed by provider and the provider's id (src/modules/trails/README.md, Repos).
   repo_id: sql`(SELECT r.id FROM repos r WHERE r.org_id = t.org_id
-     AND r.external_id = COALESCE(NULLIF(t.repo_info->>'id', ''), t.repo_info->>'name'))`,
+     AND r.external_id = COALESCE(NULLIF(t.repo_info->>'id', ''), t.repo_info->>'name')
+     AND r.provider IS NOT DISTINCT FROM NULLIF(t.repo_info->>'provider', ''))`,
   user_data: sql`t.user_data`,
   origin_url: sql`t.origin_url`,
   external_urls: sql`t.external_urls`,
@@ -170,7 +172,8 @@ function trailAtQuery(orgId: string, address: TrailAddress, selector: MomentSele
        SELECT ${TRAIL_COLUMNS_TEXT}, m.moment_number AS m_number,
          EXTRACT(EPOCH FROM m.created_at)::float8 AS m_created_at, m.template_id AS m_template_id, mf.fields AS m_fields,
          (SELECT r.id FROM repos r WHERE r.org_id = t.org_id
-            AND r.external_id = COALESCE(NULLIF(mf.fields->'repo_info'->>'id', ''), mf.fields->'repo_info'->>'name')) AS m_repo_id
+            AND r.external_id = COALESCE(NULLIF(mf.fields->'repo_info'->>'id', ''), mf.fields->'repo_info'->>'name')
+            AND r.provider IS NOT DISTINCT FROM NULLIF(mf.fields->'repo_info'->>'provider', '')) AS m_repo_id
        ${from}
        LEFT JOIN LATERAL (
          SELECT m.moment_number, m.created_at, m.template_id FROM trail_moments m

@@ -20,7 +20,7 @@ export class GetLiveArtifactsHandler implements IQueryHandler<GetLiveArtifactsQu
     const { orgId, orgName, name, provider } = query.props;
     const repo = await this.repos.findByName(orgId, name, provider);
     if (!repo) throw new NotFoundError(`Repo '${name}' not found`);
-    const rows = await this.live.live(orgId, { name: repo.name, externalId: repo.external_id });
+    const rows = await this.live.live(orgId, { externalId: repo.external_id, provider: repo.provider });
     return toRepoLiveStatus(rows, this.config.publicBaseUrl, orgName, repo.name);
   }
 }

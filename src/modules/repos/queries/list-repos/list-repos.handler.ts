@@ -30,7 +30,15 @@ export class ListReposHandler implements IQueryHandler<ListReposQuery> {
       total_count: total,
       _links: pageLinks(
         `${this.config.publicBaseUrl}/api/v2/repos/${encodeURIComponent(orgName)}`,
-        { name: filter.name, search: filter.search, provider: filter.provider, repo_id: filter.repoId, sort_direction: filter.direction },
+        {
+          name: filter.name,
+          search: filter.search,
+          provider: filter.provider,
+          repo_id: filter.repoId,
+          // repeated, as the client sent it: a link without it would page through every repo
+          tag: filter.tags,
+          sort_direction: filter.direction,
+        },
         page,
         perPage,
         totalPages,
