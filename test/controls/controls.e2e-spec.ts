@@ -1,4 +1,5 @@
 import { addMember, bearer, createOrg, TestOrg } from '../support/factories';
+import { waitForBlockedBy } from '../support/locks';
 import { startTestApp, TestApp } from '../support/test-app';
 
 describe('controls (beta controls)', () => {
@@ -86,6 +87,7 @@ describe('controls (beta controls)', () => {
     try {
       // What an archive does in its transaction, held open: the control's row taken and changed, not committed.
       await runner.query(`UPDATE controls SET archived = true WHERE identifier = 'RACE-1' AND org_id = (SELECT id FROM organizations WHERE name = $1)`, [org.name]);
+      const [{ pid }] = await runner.query(`SELECT pg_backend_pid() AS pid`);
       const decision = t
         .http()
         .post(`/api/v2/attestations/${org.name}/race-app/trail/t1/system`)
@@ -99,7 +101,8 @@ describe('controls (beta controls)', () => {
         .field('payload', JSON.stringify({ name: 'race-policy' }))
         .attach('policy_file', Buffer.from('_schema: https://docs.kosli.com/schemas/policy/v1\nartifacts:\n  attestations:\n    - type: decision\n      for_control: RACE-1\n'), 'policy.yaml')
         .then((r) => r);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Both past their first look at the control and waiting for its row: then the archive commits.
+      await waitForBlockedBy(t.dataSource, pid, 2, 'the decision and the policy waiting for the control');
       await runner.commitTransaction();
       const [d, p] = await Promise.all([decision, policy]);
       expect([d.status, d.body.errors]).toEqual([400, { control: 'is archived' }]);

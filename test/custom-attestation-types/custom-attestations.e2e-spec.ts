@@ -1,4 +1,5 @@
 import { bearer, createOrg, TestOrg } from '../support/factories';
+import { waitForBlockedBy } from '../support/locks';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
 
 /** The CLI's `create attestation-type`: multipart data_json + optional type_schema file. */
@@ -207,16 +208,28 @@ describe('custom attestation types and custom attestations', () => {
     expect(after.rule_results.map((r: any) => r.passed)).toEqual([true, true, false]);
   });
 
-  it('an attestation whose rules are running when its type is archived is refused (400) and not stored after the archive', async () => {
-    // A rule that loops runs until the 2 s deadline: a wide, sure window between the type's check and the write.
-    await defineType(t, org.adminKey, org.name, { name: 'slow', evaluator: { content_type: 'jq', rules: ['def f: f; f'] } }).expect(201);
+  it('an attestation whose type is archived after its first check and before its write is refused (400) and not stored', async () => {
+    await defineType(t, org.adminKey, org.name, { name: 'archived-late', evaluator: { content_type: 'jq', rules: ['.ok'] } }).expect(201);
     const flow = uniqueName('flow');
-    const pending = attestCustom(t, org.adminKey, org.name, flow, 't', { attestation_name: 'late', type_name: 'slow', attestation_data: {} }).then((r) => r);
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    await t.http().put(`/api/v2/custom-attestation-types/${org.name}/slow/archive`).set(...bearer(org.adminKey)).expect(200);
-    const res = await pending;
-    expect([res.status, res.body.errors]).toEqual([400, { type_name: "custom attestation type 'slow' is archived" }]);
-    const [row] = await t.dataSource.query(`SELECT count(*)::int AS n FROM flows f JOIN organizations o ON o.id = f.org_id WHERE o.name = $1`, [org.name]);
+    // The type's row held as an archive holds it, not committed: the attestation's first check (a plain read) and
+    // its rules go by; its write waits for the row. The archive then commits.
+    const runner = t.dataSource.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    try {
+      await runner.query(`SELECT 1 FROM custom_attestation_types WHERE name = 'archived-late' AND org_id = (SELECT id FROM organizations WHERE name = $1) FOR UPDATE`, [org.name]);
+      const [{ pid }] = await runner.query(`SELECT pg_backend_pid() AS pid`);
+      const pending = attestCustom(t, org.adminKey, org.name, flow, 't', { attestation_name: 'late', type_name: 'archived-late', attestation_data: { ok: true } }).then((r) => r);
+      await waitForBlockedBy(t.dataSource, pid, 1, 'the attestation waiting for its type');
+      await runner.query(`UPDATE custom_attestation_types SET archived = true WHERE name = 'archived-late' AND org_id = (SELECT id FROM organizations WHERE name = $1)`, [org.name]);
+      await runner.commitTransaction();
+      const res = await pending;
+      expect([res.status, res.body.errors]).toEqual([400, { type_name: "custom attestation type 'archived-late' is archived" }]);
+    } finally {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      await runner.release();
+    }
+    const [row] = await t.dataSource.query(`SELECT count(*)::int AS n FROM flows f JOIN organizations o ON o.id = f.org_id WHERE o.name = $1 AND f.name = $2`, [org.name, flow]);
     expect(row.n).toBe(0);
   });
 
