@@ -4,7 +4,7 @@ import { AppError, BadRequestError, PayloadTooLargeError, ValidationError } from
 import { insufficientResources } from '../../../common/errors/resource-errors';
 import { isStorableText, UNSTORABLE_TEXT } from '../../../common/validation/storable-text';
 import { AttachmentSink, UploadTooLargeError } from './attachment-sink';
-import { StagedEvidence } from './staged-evidence';
+import { CleanupFailed, StagedEvidence } from './staged-evidence';
 
 export interface AttestationFormLimits {
   /** Bytes of the one file part. */
@@ -36,7 +36,7 @@ const TOO_MANY_PARTS = 'too many form parts: send data_json and at most one atta
  * so the client can read the 4xx, and leaves nothing staged; past `bodyBytes` the connection is cut instead,
  * so an endless upload cannot keep the server reading.
  */
-export function readAttestationForm(req: Request, limits: AttestationFormLimits): Promise<AttestationForm> {
+export function readAttestationForm(req: Request, limits: AttestationFormLimits, cleanupFailed?: CleanupFailed): Promise<AttestationForm> {
   const boundary = boundaryOf(req.headers['content-type']);
   return new Promise<AttestationForm>((resolve, reject) => {
     const fields = new Map<string, string[]>();
@@ -75,7 +75,7 @@ export function readAttestationForm(req: Request, limits: AttestationFormLimits)
               throw new ValidationError({ [part.name]: `unknown file part: send the attachment as ${limits.fileParts.join(' or ')}` });
             }
             if (++files > 1) throw new ValidationError({ attachment_file: 'at most one attachment file part is allowed' });
-            sink = new AttachmentSink(limits.fileBytes, part.filename, part.contentType ?? '');
+            sink = new AttachmentSink(limits.fileBytes, part.filename, part.contentType ?? '', cleanupFailed);
           },
           partData(data: Buffer) {
             if (field) {
