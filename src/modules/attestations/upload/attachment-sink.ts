@@ -97,7 +97,8 @@ export class AttachmentSink {
     await new Promise<void>((resolve, reject) => {
       if (this.spillError) return reject(this.spillError);
       spill.once('error', reject);
-      spill.end(() => resolve());
+      // end's callback is also called when the file fails (an open that fails after the last write): with the error.
+      spill.end((error?: Error | null) => (error ? reject(error) : resolve()));
     }).catch(async (error) => {
       await this.abort();
       throw error;

@@ -45,13 +45,13 @@ export function readAttestationForm(req: Request, limits: AttestationFormLimits,
     let parts = 0;
     let field: { name: string; chunks: Buffer[]; size: number } | null = null;
     let finishing: Promise<StagedEvidence> | null = null;
-    let failure: AppError | null = null;
+    let failure: Error | null = null;
     let received = 0;
     let settled = false;
 
     const fail = (error: unknown) => {
       if (failure) return;
-      failure = toAppError(error, limits);
+      failure = toRequestError(error, limits);
       void sink?.abort();
       if (req.isPaused()) req.resume();
     };
@@ -135,7 +135,7 @@ export function readAttestationForm(req: Request, limits: AttestationFormLimits,
       if (!finishing) return settle(null, { fields, file: null });
       finishing.then(
         (file) => settle(null, { fields, file }),
-        (error) => settle(toAppError(error, limits)),
+        (error) => settle(toRequestError(error, limits)),
       );
     };
     const onGone = () => {
@@ -150,7 +150,7 @@ export function readAttestationForm(req: Request, limits: AttestationFormLimits,
       req.off('error', onGone);
       req.off('close', onGone);
     };
-    const settle = (error: AppError | null, form?: AttestationForm) => {
+    const settle = (error: Error | null, form?: AttestationForm) => {
       if (settled) {
         void form?.file?.dispose();
         return;
@@ -166,14 +166,19 @@ export function readAttestationForm(req: Request, limits: AttestationFormLimits,
   });
 }
 
-function toAppError(error: unknown, limits: AttestationFormLimits): AppError {
+/**
+ * Only what the client sent is a 4xx: the parser's MultipartError and the limits. A temp file that could not be
+ * written is the server's trouble, never a 400 (a client does not retry a 400, and the message would show the
+ * temp path): no room or no file descriptors is a 503 (insufficientResources), anything else (EACCES, EROFS,
+ * EIO, the folder gone in a race) is passed on as it is, a 500 with an error id and nothing of the path.
+ */
+function toRequestError(error: unknown, limits: AttestationFormLimits): Error {
   if (error instanceof AppError) return error;
   if (error instanceof UploadTooLargeError) {
     return new PayloadTooLargeError(`The attachment is larger than ${limits.fileBytes / (1024 * 1024)} MB (${limits.fileBytes} bytes); nothing was stored`);
   }
-  // The temp file could not be written (a full disk): the server's lack, not the form's fault.
+  if (error instanceof MultipartError) return new ValidationError({ body: `invalid multipart request: ${error.message}` });
   const resources = insufficientResources(error);
   if (resources) return resources;
-  const message = error instanceof Error ? error.message : 'unreadable form';
-  return new ValidationError({ body: `invalid multipart request: ${message}` });
+  return error instanceof Error ? error : new Error(String(error));
 }
