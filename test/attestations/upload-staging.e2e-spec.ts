@@ -17,7 +17,8 @@ const realFs = require('node:fs') as typeof import('node:fs');
  * Where uploads are staged, and what happens when that fails: the server's trouble is never a 400 and never a
  * lasting state. A folder that cannot be made is a 503 while it cannot, and made once it can; a folder a tmp
  * cleaner removed is made again; a temp file that cannot be written answers 503 (no room, no file descriptor) or
- * a 500 with an error id, never the temp path.
+ * a 500 with an error id, never the temp path. A part Content-Type no header could carry is refused at upload,
+ * and one already stored downloads as application/octet-stream.
  */
 describe('staging uploads', () => {
   let t: TestApp;
@@ -100,5 +101,31 @@ describe('staging uploads', () => {
     // Removed when each response closes, which the client may see before the removal is done.
     await waitOrGiveUp(() => fs.readdirSync(UPLOAD_DIR).length === 0, { timeoutMs: 5_000, intervalMs: 20 });
     expect(fs.readdirSync(UPLOAD_DIR)).toEqual([]);
+  });
+
+  it('a part Content-Type that is not a media type is a 400 naming the part; one already stored downloads as application/octet-stream', async () => {
+    const flow = uniqueName('flow');
+    for (const contentType of ['text/plain; charset=日本', 'text/plain\nX-Evil: 1', 'text', 'text/plain; charset="open']) {
+      const res = await attest(flow, 'bad-type', { content: Buffer.from('hello'), contentType });
+      expect({ contentType, status: res.status, errors: res.body.errors }).toEqual({
+        contentType,
+        status: 400,
+        errors: { attachment_file: expect.stringContaining('media type') },
+      });
+    }
+    await attest(flow, 'good', { content: Buffer.from('hello'), contentType: 'text/plain; charset="utf-8"' }).expect(201);
+    const stored = await latest(flow);
+    const download = () =>
+      t.http().get(`/api/v2/attestations/${org.name}/${flow}/trail/t1/attestation/${stored.attestation_id}/evidence`).set(...bearer(org.adminKey));
+    expect((await download().expect(200)).headers['content-type']).toBe('text/plain; charset="utf-8"');
+
+    // A row stored before uploads were checked (attestations are append-only: past the trigger, for this session only).
+    await t.dataSource.transaction(async (manager) => {
+      await manager.query(`SET LOCAL session_replication_role = replica`);
+      await manager.query(`UPDATE attestations SET evidence_content_type = $2 WHERE id = $1`, [stored.attestation_id, 'text/plain; charset=日本']);
+    });
+    const res = await download().expect(200);
+    expect(res.headers['content-type']).toBe('application/octet-stream');
+    expect(Buffer.from(res.body).toString()).toBe('hello');
   });
 });

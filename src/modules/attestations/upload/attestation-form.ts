@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import { boundaryOf, MultipartError, MultipartParser, MultipartPart } from '../../../../libs/multipart/src';
 import { AppError, BadRequestError, PayloadTooLargeError, ValidationError } from '../../../common/errors/app-error';
 import { insufficientResources } from '../../../common/errors/resource-errors';
+import { isValidMediaType } from '../../../common/http/media-type';
 import { isStorableText, UNSTORABLE_TEXT } from '../../../common/validation/storable-text';
 import { AttachmentSink, UploadTooLargeError } from './attachment-sink';
 import { CleanupFailed, StagedEvidence } from './staged-evidence';
@@ -73,6 +74,10 @@ export function readAttestationForm(req: Request, limits: AttestationFormLimits,
             }
             if (!limits.fileParts.includes(part.name)) {
               throw new ValidationError({ [part.name]: `unknown file part: send the attachment as ${limits.fileParts.join(' or ')}` });
+            }
+            // Sent back as the download's Content-Type header: a value no header may carry would fail every download.
+            if (part.contentType !== null && !isValidMediaType(part.contentType)) {
+              throw new ValidationError({ [part.name]: `the part's content type is not a valid media type (type/subtype; name=value)` });
             }
             if (++files > 1) throw new ValidationError({ attachment_file: 'at most one attachment file part is allowed' });
             sink = new AttachmentSink(limits.fileBytes, part.filename, part.contentType ?? '', cleanupFailed);
