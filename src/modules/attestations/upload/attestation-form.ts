@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { isUtf8 } from 'node:buffer';
 import { boundaryOf, MultipartError, MultipartParser, MultipartPart } from '../../../../libs/multipart/src';
 import { AppError, BadRequestError, PayloadTooLargeError, ValidationError } from '../../../common/errors/app-error';
 import { insufficientResources } from '../../../common/errors/resource-errors';
@@ -94,7 +95,10 @@ export function readAttestationForm(req: Request, limits: AttestationFormLimits,
           partEnd() {
             if (field) {
               const { name, chunks, size } = field;
-              const value = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
+              const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+              // Refused rather than stored with U+FFFD in place of what was sent.
+              if (!isUtf8(bytes)) throw new ValidationError({ [name]: 'must be valid UTF-8 text' });
+              const value = bytes.toString('utf8');
               const values = fields.get(name);
               if (values) values.push(value);
               else fields.set(name, [value]);
@@ -182,7 +186,10 @@ function toRequestError(error: unknown, limits: AttestationFormLimits): Error {
   if (error instanceof UploadTooLargeError) {
     return new PayloadTooLargeError(`The attachment is larger than ${limits.fileBytes / (1024 * 1024)} MB (${limits.fileBytes} bytes); nothing was stored`);
   }
-  if (error instanceof MultipartError) return new ValidationError({ body: `invalid multipart request: ${error.message}` });
+  if (error instanceof MultipartError) {
+    if (error.part) return new ValidationError({ [error.part]: error.message.replace(/^Multipart: /, '') });
+    return new ValidationError({ body: `invalid multipart request: ${error.message}` });
+  }
   const resources = insufficientResources(error);
   if (resources) return resources;
   return error instanceof Error ? error : new Error(String(error));
