@@ -129,6 +129,30 @@ describe('MultipartParser', () => {
     ]);
   });
 
+  it('refuses header values that are not UTF-8, naming the part, instead of storing U+FFFD', () => {
+    const withHeaders = (headers: Buffer) => Buffer.concat([Buffer.from(`--${B}\r\n`), headers, Buffer.from(`\r\n\r\nx\r\n--${B}--`)]);
+    const latin1Name = withHeaders(Buffer.concat([Buffer.from('Content-Disposition: form-data; name="attachment_file"; filename="r'), Buffer.from([0xe9]), Buffer.from('sum.txt"')]));
+    for (const sizes of [[latin1Name.length], [1], [7]]) {
+      expect(() => parse(B, latin1Name, sizes)).toThrow(new MultipartError("Multipart: the part's file name is not valid UTF-8", 'attachment_file'));
+    }
+    expect(() => parse(B, latin1Name)).toThrow(expect.objectContaining({ part: 'attachment_file' }));
+    const badPartName = withHeaders(Buffer.concat([Buffer.from('Content-Disposition: form-data; name="a'), Buffer.from([0xff]), Buffer.from('"')]));
+    expect(() => parse(B, badPartName)).toThrow(expect.objectContaining({ message: "Multipart: the part's name is not valid UTF-8", part: undefined }));
+    const badType = withHeaders(Buffer.concat([Buffer.from('Content-Disposition: form-data; name="f"; filename="a"\r\nContent-Type: text/'), Buffer.from([0xc3])]));
+    expect(() => parse(B, badType)).toThrow(expect.objectContaining({ message: "Multipart: the part's content type is not valid UTF-8", part: 'f' }));
+  });
+
+  it('refuses an RFC 8187 file name with raw non-ASCII, a malformed % escape, or escaped bytes that are not UTF-8', () => {
+    const withName = (ext: string) => form(B, [{ headers: `Content-Disposition: form-data; name="f"; filename*=${ext}`, content: 'x' }]);
+    expect(() => parse(B, withName("UTF-8''\u0151r\u00fclt.txt"))).toThrow(expect.objectContaining({ message: expect.stringContaining('not percent-encoded'), part: 'f' }));
+    for (const bad of ["UTF-8''%ZZ.txt", "UTF-8''a%C", "UTF-8''a%"]) {
+      expect(() => parse(B, withName(bad))).toThrow(expect.objectContaining({ message: expect.stringContaining('malformed % escape'), part: 'f' }));
+    }
+    expect(() => parse(B, withName("UTF-8''r%E9sum%E9.txt"))).toThrow(expect.objectContaining({ message: expect.stringContaining('not valid UTF-8'), part: 'f' }));
+    expect(parse(B, withName("ISO-8859-1''r%E9sum%E9.txt"))[0].part.filename).toBe('résumé.txt');
+    expect(parse(B, withName("utf-8'en'%C5%91r%C3%BClt.txt"))[0].part.filename).toBe('őrült.txt');
+  });
+
   it('rejects a body without its close delimiter', () => {
     const close = body.indexOf(`\r\n--${B}--`);
     for (const cut of [close, close + 4 + B.length, close + 5 + B.length]) {

@@ -6,8 +6,14 @@
  * decides what a part is allowed to be and how big, and pauses the source when its own sink is full.
  */
 
+import { isUtf8 } from 'node:buffer';
+
 export class MultipartError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The part the error is about, by name, when it is known (a name that is not valid UTF-8 is not). */
+    readonly part?: string,
+  ) {
     super(message);
     this.name = 'MultipartError';
   }
@@ -139,7 +145,9 @@ export class MultipartParser {
             return this.hold(buf, pos);
           }
           if (at - pos > this.headerLimit) throw new MultipartError('Multipart: part headers are too large');
-          const part = parsePartHeaders(buf.toString('utf8', pos + 2, at));
+          // Read byte for byte (latin1): the header grammar is ASCII, and each value is then decoded as UTF-8
+          // strictly, so bytes that are not UTF-8 are refused instead of turned into U+FFFD.
+          const part = parsePartHeaders(buf.toString('latin1', pos + 2, at), true);
           this.inPart = true;
           this.callbacks.partBegin(part);
           pos = at + HEADER_END.length;
@@ -200,8 +208,11 @@ function partialDelimiterAt(buf: Buffer, from: number, delimiter: Buffer): numbe
   return buf.length;
 }
 
-/** Parses a part's header block (lines without the final blank one). */
-export function parsePartHeaders(block: string): MultipartPart {
+/**
+ * Parses a part's header block (lines without the final blank one). With `bytes`, `block` holds the raw bytes as
+ * latin1 characters, and the values (name, file name, type) must be valid UTF-8; without, it is text already.
+ */
+export function parsePartHeaders(block: string, bytes = false): MultipartPart {
   let disposition: string | null = null;
   let contentType: string | null = null;
   for (const line of block.split('\r\n')) {
@@ -216,9 +227,21 @@ export function parsePartHeaders(block: string): MultipartPart {
   if (disposition === null) throw new MultipartError('Multipart: a part has no Content-Disposition header');
   const { type, params } = parseHeaderParams(disposition);
   if (type !== 'form-data') throw new MultipartError(`Multipart: Content-Disposition '${type}' is not form-data`);
+  const name = utf8Value(params.get('name') ?? '', bytes, 'name', undefined);
   const extended = params.get('filename*');
-  const filename = extended !== undefined ? decodeExtendedValue(extended) : params.get('filename');
-  return { name: params.get('name') ?? '', filename: filename ?? null, contentType };
+  const plain = params.get('filename');
+  const filename = extended !== undefined ? decodeExtendedValue(extended, name) : plain === undefined ? null : utf8Value(plain, bytes, 'file name', name);
+  return { name, filename, contentType: contentType === null ? null : utf8Value(contentType, bytes, 'content type', name) };
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** A header value read byte for byte (latin1), as the UTF-8 text it must be. */
+function utf8Value(value: string, bytes: boolean, what: string, part: string | undefined): string {
+  if (!bytes || !NON_ASCII.test(value)) return value;
+  const raw = Buffer.from(value, 'latin1');
+  if (!isUtf8(raw)) throw new MultipartError(`Multipart: the part's ${what} is not valid UTF-8`, part);
+  return raw.toString('utf8');
 }
 
 /** `type; a=token; b="quoted \" string"` -> the lowercased type and the parameters (names lowercased). */
@@ -258,20 +281,31 @@ function parseHeaderParams(value: string): { type: string; params: Map<string, s
   return { type, params };
 }
 
-/** RFC 8187 `charset'lang'percent-encoded` (UTF-8 and ISO-8859-1). */
-function decodeExtendedValue(value: string): string {
+/**
+ * RFC 8187 `charset'lang'percent-encoded` (UTF-8 and ISO-8859-1). The value is ASCII with `%XX` escapes: a raw
+ * non-ASCII character, a `%` without two hex digits, or escaped bytes that are not UTF-8 (for UTF-8) are refused,
+ * never guessed at.
+ */
+function decodeExtendedValue(value: string, part: string): string {
   const match = /^([^']*)'[^']*'(.*)$/.exec(value);
-  if (!match) throw new MultipartError('Multipart: malformed extended parameter');
-  const bytes: number[] = [];
-  const text = match[2];
-  for (let i = 0; i < text.length; i++) {
-    if (text[i] === '%' && /^[0-9a-fA-F]{2}$/.test(text.slice(i + 1, i + 3))) {
-      bytes.push(parseInt(text.slice(i + 1, i + 3), 16));
-      i += 2;
-    } else bytes.push(text.charCodeAt(i) & 0xff);
-  }
+  if (!match) throw new MultipartError('Multipart: malformed extended parameter', part);
   const charset = match[1].toLowerCase();
-  if (charset === 'utf-8' || charset === 'utf8' || charset === '') return Buffer.from(bytes).toString('utf8');
-  if (charset === 'iso-8859-1' || charset === 'latin1') return Buffer.from(bytes).toString('latin1');
-  throw new MultipartError(`Multipart: unsupported charset '${match[1]}'`);
+  const utf8 = charset === 'utf-8' || charset === 'utf8' || charset === '';
+  if (!utf8 && charset !== 'iso-8859-1' && charset !== 'latin1') throw new MultipartError(`Multipart: unsupported charset '${match[1]}'`, part);
+  const text = match[2];
+  if (NON_ASCII.test(text)) throw new MultipartError(`Multipart: the part's file name* has characters that are not percent-encoded`, part);
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] !== '%') {
+      bytes.push(text.charCodeAt(i));
+      continue;
+    }
+    if (!/^[0-9a-fA-F]{2}$/.test(text.slice(i + 1, i + 3))) throw new MultipartError(`Multipart: the part's file name* has a malformed % escape`, part);
+    bytes.push(parseInt(text.slice(i + 1, i + 3), 16));
+    i += 2;
+  }
+  const raw = Buffer.from(bytes);
+  if (!utf8) return raw.toString('latin1');
+  if (!isUtf8(raw)) throw new MultipartError(`Multipart: the part's file name* is not valid UTF-8`, part);
+  return raw.toString('utf8');
 }

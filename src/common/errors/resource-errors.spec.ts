@@ -29,6 +29,15 @@ describe('insufficient resources', () => {
     expect(toErrorResponse(enospc)).toMatchObject({ status: 503, body: { message: 'The server is out of storage; retry later' } });
   });
 
+  it('no free file descriptor (EMFILE, ENFILE) for a file the service writes is a lack of resources, not a bug', () => {
+    const emfile = Object.assign(new Error("EMFILE: too many open files, open '/tmp/veritrail-uploads/x'"), { code: 'EMFILE' });
+    expect(insufficientResources(emfile)).toMatchObject({ resource: 'other', store: 'files' });
+    expect(insufficientResources(Object.assign(new Error('ENFILE'), { code: 'ENFILE' }))).toMatchObject({ resource: 'other', store: 'files' });
+    const rendered = toErrorResponse(emfile);
+    expect(rendered).toMatchObject({ status: 503, body: { message: 'The server is out of resources; retry later' } });
+    expect(JSON.stringify(rendered.body)).not.toContain('veritrail-uploads');
+  });
+
   it('other errors are left alone: a constraint, a lost connection, an ordinary bug', () => {
     expect(insufficientResources(pgError('23505', 'duplicate key'))).toBeUndefined();
     expect(insufficientResources(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toBeUndefined();

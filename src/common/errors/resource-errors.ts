@@ -3,7 +3,8 @@ import { AppError } from './app-error';
 /**
  * What the server ran out of. `storage`: a full disk (PostgreSQL's disk_full, a file system's ENOSPC or
  * EDQUOT, a bucket that answers "insufficient storage"); `memory`, `connections`: PostgreSQL's out_of_memory and
- * too_many_connections; `other`: the rest of PostgreSQL's class 53 (insufficient resources).
+ * too_many_connections; `other`: the rest of PostgreSQL's class 53 (insufficient resources), and no free file
+ * descriptor (EMFILE, ENFILE) for a file the service writes.
  */
 export type Resource = 'storage' | 'memory' | 'connections' | 'other';
 
@@ -51,6 +52,8 @@ const POSTGRES_CLASS_53: Record<string, Resource> = {
 
 /** File system errors that mean "no room": no space left, quota exceeded. */
 const NO_SPACE_ERRNO = new Set(['ENOSPC', 'EDQUOT']);
+/** File system errors that mean "no file descriptor free" (the process's or the system's table is full). */
+const NO_FILE_DESCRIPTOR_ERRNO = new Set(['EMFILE', 'ENFILE']);
 
 /**
  * The resource error behind `error`, looking through TypeORM's and the SDKs' wrappers (`driverError`, `cause`),
@@ -66,6 +69,7 @@ export function insufficientResources(error: unknown): InsufficientResourcesErro
       const resource = POSTGRES_CLASS_53[e.code] ?? (/^53[0-9A-Z]{3}$/.test(e.code) ? 'other' : undefined);
       if (resource) return new InsufficientResourcesError(resource, 'database', message);
       if (NO_SPACE_ERRNO.has(e.code)) return new InsufficientResourcesError('storage', 'files', message);
+      if (NO_FILE_DESCRIPTOR_ERRNO.has(e.code)) return new InsufficientResourcesError('other', 'files', message);
     }
     current = e.driverError ?? e.cause;
   }

@@ -1,4 +1,4 @@
-import { mediaType } from './media-type';
+import { isValidMediaType, mediaType } from './media-type';
 
 const req = (contentType?: string) => ({ headers: contentType === undefined ? {} : { 'content-type': contentType } });
 
@@ -14,5 +14,19 @@ describe('mediaType', () => {
   it('answers each header for itself when headers alternate (the remembered one is only a shortcut)', () => {
     const answers = ['text/plain', 'APPLICATION/JSON', 'text/plain', 'text/plain; x=1', 'application/json'].map((h) => mediaType(req(h)));
     expect(answers).toEqual(['text/plain', 'application/json', 'text/plain', 'text/plain', 'application/json']);
+  });
+});
+
+describe('isValidMediaType', () => {
+  it('takes what a Content-Type header may carry: type/subtype and token or quoted parameters', () => {
+    for (const ok of ['text/plain', 'application/vnd.api+json', 'text/plain; charset=utf-8', 'text/plain;charset="utf-8"', 'a/b; x="q \\" t"; y=1', 'text/plain;']) {
+      expect([ok, isValidMediaType(ok)]).toEqual([ok, true]);
+    }
+  });
+
+  it('refuses what no response header can carry or what is not a media type', () => {
+    for (const bad of ['text/plain; charset=日本', 'text/plain\nX-Evil: 1', 'text/plain\r\nX: 1', 'text', 'text/', '/plain', 'text/plain; charset="open', 'text/pl ain', 'text/plain; =x', 'tëxt/plain', '']) {
+      expect([bad, isValidMediaType(bad)]).toEqual([bad, false]);
+    }
   });
 });

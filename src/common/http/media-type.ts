@@ -16,3 +16,14 @@ export function mediaType(req: Pick<Request, 'headers'>): string {
   lastType = type;
   return type;
 }
+
+// RFC 9110 §8.3.1: `type/subtype *( OWS ";" OWS [ name=value ] )`, value a token or a quoted-string. Visible ASCII
+// only (no obs-text): the value is sent back as a response header, which Node refuses past latin-1 and with CR/LF.
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const QUOTED = '"(?:[\\t \\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\[\\t \\x21-\\x7e])*"';
+const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(?:[ \\t]*;[ \\t]*(?:${TOKEN}=(?:${TOKEN}|${QUOTED}))?)*$`);
+
+/** Whether `value` is a media type as a Content-Type header may carry it (`text/plain; charset=utf-8`). */
+export function isValidMediaType(value: string): boolean {
+  return MEDIA_TYPE.test(value);
+}

@@ -1,4 +1,5 @@
 import { StreamableFile } from '@nestjs/common';
+import { isValidMediaType } from '../../../common/http/media-type';
 import { EvidenceDownload } from '../queries/get-attestation-evidence/get-attestation-evidence.query';
 
 /** `attachment; filename="..."` with an ASCII fallback and the exact name in RFC 5987 form. */
@@ -10,7 +11,8 @@ export function contentDisposition(filename: string): string {
 
 export function toStreamableFile(download: EvidenceDownload): StreamableFile {
   return new StreamableFile(download.content, {
-    type: download.contentType,
+    // Rows stored before uploads were checked may hold a type no header can carry: those download as bytes.
+    type: isValidMediaType(download.contentType) ? download.contentType : 'application/octet-stream',
     disposition: contentDisposition(download.filename),
     length: download.size,
   });

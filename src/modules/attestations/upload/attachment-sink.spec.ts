@@ -1,12 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { AttachmentSink, ensureUploadDir, SPILL_THRESHOLD_BYTES } from './attachment-sink';
+import { AttachmentSink, SPILL_THRESHOLD_BYTES } from './attachment-sink';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 describe('AttachmentSink', () => {
-  beforeAll(() => ensureUploadDir());
-
   it('stages exactly the bytes it hashed, from slices of several chunks (memory content is not hashed again)', async () => {
     const sent = randomBytes(3000);
     const sink = new AttachmentSink(1 << 20, 'report.bin', 'application/octet-stream');

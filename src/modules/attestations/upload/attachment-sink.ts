@@ -1,8 +1,9 @@
 import { createHash, Hash, randomUUID } from 'node:crypto';
-import { createWriteStream, promises as fs, WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, WriteStream } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { StagedEvidence } from './staged-evidence';
+import { InsufficientResourcesError } from '../../../common/errors/resource-errors';
+import { CleanupFailed, removeTempFile, StagedEvidence } from './staged-evidence';
 
 /** Attachments up to this size stay in memory; larger ones are spilled to a temp file as they stream in. */
 export const SPILL_THRESHOLD_BYTES = 512 * 1024;
@@ -34,6 +35,8 @@ export class AttachmentSink {
     private readonly maxBytes: number,
     private readonly filename: string,
     private readonly contentType: string,
+    /** Told when a temp file could not be removed (abort never rejects: nothing waits for it). */
+    private readonly cleanupFailed: CleanupFailed = () => undefined,
   ) {}
 
   /**
@@ -54,6 +57,7 @@ export class AttachmentSink {
     // kept in memory are stored without being hashed a second time.
     this.chunks.push(data);
     if (this.size > SPILL_THRESHOLD_BYTES) {
+      ensureUploadDir();
       this.tempPath = path.join(UPLOAD_DIR, randomUUID());
       this.spill = createWriteStream(this.tempPath, { mode: 0o600 });
       this.spill.on('error', (error) => (this.spillError ??= error));
@@ -87,20 +91,22 @@ export class AttachmentSink {
     if (!this.spill) {
       const content = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
       this.chunks = [];
-      return new StagedEvidence(digest, this.size, name, type, content, null);
+      return new StagedEvidence(digest, this.size, name, type, content, null, this.cleanupFailed);
     }
     const spill = this.spill;
     await new Promise<void>((resolve, reject) => {
       if (this.spillError) return reject(this.spillError);
       spill.once('error', reject);
-      spill.end(() => resolve());
+      // end's callback is also called when the file fails (an open that fails after the last write): with the error.
+      spill.end((error?: Error | null) => (error ? reject(error) : resolve()));
     }).catch(async (error) => {
       await this.abort();
       throw error;
     });
-    return new StagedEvidence(digest, this.size, name, type, null, this.tempPath);
+    return new StagedEvidence(digest, this.size, name, type, null, this.tempPath, this.cleanupFailed);
   }
 
+  /** Drops what was staged. Never rejects: a temp file that cannot be removed (EROFS, EIO) is reported, not thrown. */
   async abort(): Promise<void> {
     if (this.aborted) return;
     this.aborted = true;
@@ -112,10 +118,20 @@ export class AttachmentSink {
         spill.destroy();
       });
     }
-    if (this.tempPath) await fs.rm(this.tempPath, { force: true });
+    if (this.tempPath) await removeTempFile(this.tempPath, this.cleanupFailed);
   }
 }
 
-export async function ensureUploadDir(): Promise<void> {
-  await fs.mkdir(UPLOAD_DIR, { recursive: true, mode: 0o700 });
+/**
+ * Creates the upload folder, each time an attachment is spilled (never for requests that stay in memory): a tmp
+ * cleaner may have removed it while the service ran, and a folder that could not be made once (a full disk) is
+ * made as soon as there is room again. Any failure is the server's lack of room for files, a 503: Node's recursive
+ * mkdir reports a full disk as ENOENT, so the code cannot tell it apart.
+ */
+export function ensureUploadDir(): void {
+  try {
+    mkdirSync(UPLOAD_DIR, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new InsufficientResourcesError('storage', 'files', `the upload folder could not be created: ${(error as Error)?.message}`);
+  }
 }

@@ -1,10 +1,12 @@
 import type { Request } from 'express';
+import { isUtf8 } from 'node:buffer';
 import { boundaryOf, MultipartError, MultipartParser, MultipartPart } from '../../../../libs/multipart/src';
 import { AppError, BadRequestError, PayloadTooLargeError, ValidationError } from '../../../common/errors/app-error';
 import { insufficientResources } from '../../../common/errors/resource-errors';
+import { isValidMediaType } from '../../../common/http/media-type';
 import { isStorableText, UNSTORABLE_TEXT } from '../../../common/validation/storable-text';
 import { AttachmentSink, UploadTooLargeError } from './attachment-sink';
-import { StagedEvidence } from './staged-evidence';
+import { CleanupFailed, StagedEvidence } from './staged-evidence';
 
 export interface AttestationFormLimits {
   /** Bytes of the one file part. */
@@ -36,7 +38,7 @@ const TOO_MANY_PARTS = 'too many form parts: send data_json and at most one atta
  * so the client can read the 4xx, and leaves nothing staged; past `bodyBytes` the connection is cut instead,
  * so an endless upload cannot keep the server reading.
  */
-export function readAttestationForm(req: Request, limits: AttestationFormLimits): Promise<AttestationForm> {
+export function readAttestationForm(req: Request, limits: AttestationFormLimits, cleanupFailed?: CleanupFailed): Promise<AttestationForm> {
   const boundary = boundaryOf(req.headers['content-type']);
   return new Promise<AttestationForm>((resolve, reject) => {
     const fields = new Map<string, string[]>();
@@ -45,13 +47,13 @@ export function readAttestationForm(req: Request, limits: AttestationFormLimits)
     let parts = 0;
     let field: { name: string; chunks: Buffer[]; size: number } | null = null;
     let finishing: Promise<StagedEvidence> | null = null;
-    let failure: AppError | null = null;
+    let failure: Error | null = null;
     let received = 0;
     let settled = false;
 
     const fail = (error: unknown) => {
       if (failure) return;
-      failure = toAppError(error, limits);
+      failure = toRequestError(error, limits);
       void sink?.abort();
       if (req.isPaused()) req.resume();
     };
@@ -74,8 +76,12 @@ export function readAttestationForm(req: Request, limits: AttestationFormLimits)
             if (!limits.fileParts.includes(part.name)) {
               throw new ValidationError({ [part.name]: `unknown file part: send the attachment as ${limits.fileParts.join(' or ')}` });
             }
+            // Sent back as the download's Content-Type header: a value no header may carry would fail every download.
+            if (part.contentType !== null && !isValidMediaType(part.contentType)) {
+              throw new ValidationError({ [part.name]: `the part's content type is not a valid media type (type/subtype; name=value)` });
+            }
             if (++files > 1) throw new ValidationError({ attachment_file: 'at most one attachment file part is allowed' });
-            sink = new AttachmentSink(limits.fileBytes, part.filename, part.contentType ?? '');
+            sink = new AttachmentSink(limits.fileBytes, part.filename, part.contentType ?? '', cleanupFailed);
           },
           partData(data: Buffer) {
             if (field) {
@@ -89,7 +95,10 @@ export function readAttestationForm(req: Request, limits: AttestationFormLimits)
           partEnd() {
             if (field) {
               const { name, chunks, size } = field;
-              const value = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
+              const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+              // Refused rather than stored with U+FFFD in place of what was sent.
+              if (!isUtf8(bytes)) throw new ValidationError({ [name]: 'must be valid UTF-8 text' });
+              const value = bytes.toString('utf8');
               const values = fields.get(name);
               if (values) values.push(value);
               else fields.set(name, [value]);
@@ -135,7 +144,7 @@ export function readAttestationForm(req: Request, limits: AttestationFormLimits)
       if (!finishing) return settle(null, { fields, file: null });
       finishing.then(
         (file) => settle(null, { fields, file }),
-        (error) => settle(toAppError(error, limits)),
+        (error) => settle(toRequestError(error, limits)),
       );
     };
     const onGone = () => {
@@ -150,7 +159,7 @@ export function readAttestationForm(req: Request, limits: AttestationFormLimits)
       req.off('error', onGone);
       req.off('close', onGone);
     };
-    const settle = (error: AppError | null, form?: AttestationForm) => {
+    const settle = (error: Error | null, form?: AttestationForm) => {
       if (settled) {
         void form?.file?.dispose();
         return;
@@ -166,14 +175,22 @@ export function readAttestationForm(req: Request, limits: AttestationFormLimits)
   });
 }
 
-function toAppError(error: unknown, limits: AttestationFormLimits): AppError {
+/**
+ * Only what the client sent is a 4xx: the parser's MultipartError and the limits. A temp file that could not be
+ * written is the server's trouble, never a 400 (a client does not retry a 400, and the message would show the
+ * temp path): no room or no file descriptors is a 503 (insufficientResources), anything else (EACCES, EROFS,
+ * EIO, the folder gone in a race) is passed on as it is, a 500 with an error id and nothing of the path.
+ */
+function toRequestError(error: unknown, limits: AttestationFormLimits): Error {
   if (error instanceof AppError) return error;
   if (error instanceof UploadTooLargeError) {
     return new PayloadTooLargeError(`The attachment is larger than ${limits.fileBytes / (1024 * 1024)} MB (${limits.fileBytes} bytes); nothing was stored`);
   }
-  // The temp file could not be written (a full disk): the server's lack, not the form's fault.
+  if (error instanceof MultipartError) {
+    if (error.part) return new ValidationError({ [error.part]: error.message.replace(/^Multipart: /, '') });
+    return new ValidationError({ body: `invalid multipart request: ${error.message}` });
+  }
   const resources = insufficientResources(error);
   if (resources) return resources;
-  const message = error instanceof Error ? error.message : 'unreadable form';
-  return new ValidationError({ body: `invalid multipart request: ${message}` });
+  return error instanceof Error ? error : new Error(String(error));
 }

@@ -1,13 +1,13 @@
 import { createParamDecorator, ExecutionContext, Inject, Injectable, PipeTransform } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, AppConfig } from '../../../common/config/app-config';
+import { JsonLogger } from '../../../common/logging/json-logger';
 import { UnsupportedMediaTypeError, ValidationError } from '../../../common/errors/app-error';
 import { MAX_FILE_BYTES, MAX_FORM_FIELD_BYTES, wireLimitBytes } from '../../../common/http/body-limits';
 import { mediaType } from '../../../common/http/media-type';
 import { DATA_JSON, FORM_READER, FormReaderInfo, isMultipart, parseJsonPart } from '../../../common/validation/multipart-json';
-import { ensureUploadDir } from './attachment-sink';
 import { AttestationFormLimits, readAttestationForm } from './attestation-form';
-import { StagedEvidence } from './staged-evidence';
+import { CleanupFailed, StagedEvidence } from './staged-evidence';
 
 /** 10 MB (10,485,760 bytes), as every file part (body-limits.ts). */
 export const MAX_ATTACHMENT_BYTES = MAX_FILE_BYTES;
@@ -44,9 +44,13 @@ export class AttestationUploadPipe implements PipeTransform<UploadSource, Promis
   /** For the API description: `data_json` and the attachment, never a JSON body. */
   static readonly [FORM_READER]: FormReaderInfo = { fileParts: ['attachment_file'], jsonAlso: false };
   private readonly limits: AttestationFormLimits;
-  private dirReady: Promise<void> | null = null;
+  // The upload folder is made when an attachment spills to disk (AttachmentSink), not here: a request that keeps
+  // its attachment in memory touches no file, and a folder that could not be made is tried again next time.
+  private readonly cleanupFailed: CleanupFailed;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@Inject(APP_CONFIG) config: AppConfig, logger: JsonLogger) {
+    this.cleanupFailed = (error, tempPath) =>
+      logger.warn('a staged upload could not be removed', { path: tempPath, error: (error as Error)?.message ?? String(error) });
     this.limits = {
       fileBytes: MAX_ATTACHMENT_BYTES,
       fieldBytes: MAX_DATA_JSON_BYTES,
@@ -63,12 +67,10 @@ export class AttestationUploadPipe implements PipeTransform<UploadSource, Promis
       const type = mediaType(req);
       throw new UnsupportedMediaTypeError(`Content-Type '${type || '(none)'}' is not supported here; send multipart/form-data`);
     }
-    this.dirReady ??= ensureUploadDir();
-    await this.dirReady;
-
-    const { fields, file } = await readAttestationForm(req, this.limits);
+    const { fields, file } = await readAttestationForm(req, this.limits, this.cleanupFailed);
     if (file) {
       // A response already sent (a path parameter was rejected while the body streamed in) will not close again.
+      // dispose() never rejects (a failed removal is logged), so nothing here can become an unhandled rejection.
       if (res.writableFinished || res.destroyed) void file.dispose();
       else res.once('close', () => void file.dispose());
     }

@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { EvidenceDigestMismatchError } from '../evidence-errors';
 
+/** Told when a staged temp file could not be removed (a read-only or failing disk): the caller logs it. */
+export type CleanupFailed = (error: unknown, tempPath: string) => void;
+
 /**
  * An attachment that has been received, hashed and size-checked but not stored yet. Small files stay in
  * memory (one bounded buffer); larger ones were spilled to a temp file while streaming, so an upload in flight
@@ -15,6 +18,7 @@ export class StagedEvidence {
     readonly contentType: string,
     private readonly memory: Buffer | null,
     private readonly tempPath: string | null,
+    private readonly cleanupFailed: CleanupFailed = () => undefined,
   ) {}
 
   get sha256Hex(): string {
@@ -43,7 +47,21 @@ export class StagedEvidence {
     return content;
   }
 
+  /**
+   * Removes the temp file. Never rejects (it is called when a response closes, where nothing could catch it and
+   * an unhandled rejection would end the process): `rm` with `force` still fails on EROFS, EIO or EPERM, and
+   * that goes to `cleanupFailed`.
+   */
   async dispose(): Promise<void> {
-    if (this.tempPath) await fs.rm(this.tempPath, { force: true });
+    if (this.tempPath) await removeTempFile(this.tempPath, this.cleanupFailed);
+  }
+}
+
+/** Removes a staged temp file; a failure goes to `failed` (logged by the caller), never to a rejected promise. */
+export async function removeTempFile(tempPath: string, failed: CleanupFailed): Promise<void> {
+  try {
+    await fs.rm(tempPath, { force: true });
+  } catch (error) {
+    failed(error, tempPath);
   }
 }
