@@ -35,9 +35,8 @@ export class MembershipRepository {
   /**
    * Makes `orgId` the user's default organization (and no other); false when the user is not a member. The
    * user's memberships are locked first (in one order, so two calls cannot deadlock): the updates then read the
-   * default a concurrent call committed, where on their own they could miss it and leave two defaults (which the
-   * unique index memberships_one_default_key now refuses). The old default is cleared before the new one is
-   * set: the index is checked row by row, not at the end of a statement.
+   * default a concurrent call committed, where on their own they could miss it and leave two defaults. The old
+   * default is cleared before the new one is set.
    */
   async setDefault(manager: EntityManager, orgId: string, userId: string): Promise<boolean> {
     const mine: Array<{ org_id: string }> = await manager.query(`SELECT org_id FROM memberships WHERE user_id = $1 ORDER BY org_id FOR UPDATE`, [userId]);
