@@ -3,6 +3,7 @@ import { startTestApp, TestApp } from '../support/test-app';
 import { digest, envApi, pod } from '../support/env-helpers';
 import { QueryRunner } from 'typeorm';
 import { waitFor } from '../support/wait';
+import { sessionsWaitingOn } from '../support/locks';
 
 const W1 = digest('web-1');
 const W2 = digest('web-2');
@@ -80,9 +81,7 @@ describe('environment reports (PUT /environments/{org}/{env}/report/{type})', ()
       const [{ pid }] = await other.query(`SELECT pg_backend_pid() AS pid`);
       await other.query(`SELECT id FROM environments WHERE id = $1 FOR UPDATE`, [id]);
       const answer = request();
-      await waitFor(async () => (await t.dataSource.query(`SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [pid])).length > 0, {
-        what: 'the report waiting for the environment',
-      });
+      await waitFor(async () => (await sessionsWaitingOn(t.dataSource, pid)) > 0, { what: 'the report waiting for the environment' });
       await meanwhile(other);
       await other.commitTransaction();
       return await answer;

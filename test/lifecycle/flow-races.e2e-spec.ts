@@ -1,6 +1,7 @@
 import { bearer, createOrg, TestOrg } from '../support/factories';
 import { envApi } from '../support/env-helpers';
 import { startTestApp, TestApp } from '../support/test-app';
+import { sessionsWaiting, sessionsWaitingOn } from '../support/locks';
 import { evidenceClient, fingerprint } from '../support/trail-helpers';
 import { waitFor } from '../support/wait';
 
@@ -33,10 +34,8 @@ describe('flow renames and archives racing with each other and with writers', ()
     (await t.dataSource.query(`SELECT f.name FROM flows f JOIN organizations o ON o.id = f.org_id WHERE o.name = $1 ORDER BY f.name`, [org.name])).map(
       (r: { name: string }) => r.name,
     );
-  const blockedBy = async (pid: number): Promise<number> =>
-    (await t.dataSource.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))`, [pid]))[0].n;
-  const blockedAny = async (): Promise<number> =>
-    (await t.dataSource.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE cardinality(pg_blocking_pids(pid)) > 0`))[0].n;
+  const blockedBy = (pid: number) => sessionsWaitingOn(t.dataSource, pid);
+  const blockedAny = () => sessionsWaiting(t.dataSource);
 
   /** Runs `body` while a second connection holds what `sql` locks; lets go (rollback) when `body` returns. */
   async function holding<T>(sql: string, params: unknown[], body: (pid: number) => Promise<T>): Promise<T> {

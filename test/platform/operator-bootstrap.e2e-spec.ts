@@ -1,6 +1,7 @@
 import { bearer, createOrg } from '../support/factories';
 import { startTestApp, TestApp, uniqueName } from '../support/test-app';
 import { waitFor } from '../support/wait';
+import { sessionsWaiting, sessionsWaitingOn } from '../support/locks';
 
 /** The first three commands of a new user (README): create an org, enable features, add a member. */
 describe('operator bootstrap', () => {
@@ -86,17 +87,7 @@ describe('operator bootstrap', () => {
       await q.query(`SELECT id FROM users WHERE id = $1 FOR UPDATE`, [userId]);
       const add = () => t.http().post(`/api/v2/admin/organizations/${org.name}/members`).set(...op()).send({ email, role: 'reader' }).then((r) => r);
       adds = Promise.all([add(), add()]);
-      await waitFor(
-        async () => {
-          const [{ held, any }] = await t.dataSource.query(
-            `SELECT count(*) FILTER (WHERE $1 = ANY(pg_blocking_pids(pid)))::int AS held, count(*) FILTER (WHERE cardinality(pg_blocking_pids(pid)) > 0)::int AS any
-               FROM pg_stat_activity`,
-            [pid],
-          );
-          return held >= 1 && any >= 2;
-        },
-        { what: 'both adds waiting' },
-      );
+      await waitFor(async () => (await sessionsWaitingOn(t.dataSource, pid)) >= 1 && (await sessionsWaiting(t.dataSource)) >= 2, { what: 'both adds waiting' });
       await q.commitTransaction();
     } finally {
       if (q.isTransactionActive) await q.rollbackTransaction();
